@@ -1,0 +1,53 @@
+# One resolve function per dependency. Arrow and Parquet come from the pinned pyarrow
+# wheel in the project virtualenv (no CMake config ships in the wheel, so we declare
+# IMPORTED targets on the versioned .so files; see docs/toolchain notes in ARCHITECTURE.md).
+
+function(resolve_arrow)
+  if(NOT DELTAGUARD_PYTHON)
+    set(DELTAGUARD_PYTHON "${CMAKE_SOURCE_DIR}/.venv/bin/python" CACHE FILEPATH
+        "Python interpreter whose site-packages holds the pinned pyarrow")
+  endif()
+  execute_process(
+    COMMAND "${DELTAGUARD_PYTHON}" -c
+      "import pyarrow as pa; print(pa.get_include()); print(pa.get_library_dirs()[0]); print(pa.__version__)"
+    OUTPUT_VARIABLE _pa OUTPUT_STRIP_TRAILING_WHITESPACE
+    RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "pyarrow not importable from ${DELTAGUARD_PYTHON}; run scripts/setup.sh")
+  endif()
+  string(REPLACE "\n" ";" _pa "${_pa}")
+  list(GET _pa 0 PA_INC)
+  list(GET _pa 1 PA_LIBDIR)
+  list(GET _pa 2 PA_VERSION)
+  message(STATUS "Arrow C++ from pyarrow ${PA_VERSION} at ${PA_LIBDIR}")
+  foreach(lib arrow parquet arrow_compute arrow_acero arrow_dataset)
+    file(GLOB _f "${PA_LIBDIR}/lib${lib}.so.[0-9][0-9]*")
+    list(FILTER _f EXCLUDE REGEX "\\.so\\.[0-9]+\\.[0-9]")
+    if(NOT _f)
+      message(FATAL_ERROR "lib${lib}.so.* not found in ${PA_LIBDIR}")
+    endif()
+    list(GET _f 0 _f)
+    add_library(pa::${lib} SHARED IMPORTED GLOBAL)
+    set_target_properties(pa::${lib} PROPERTIES IMPORTED_LOCATION "${_f}"
+                          INTERFACE_INCLUDE_DIRECTORIES "${PA_INC}")
+    # Arrow headers are third-party: do not let their warnings fail our -Werror build.
+    set_property(TARGET pa::${lib} PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${PA_INC}")
+  endforeach()
+  set(PA_LIBDIR "${PA_LIBDIR}" PARENT_SCOPE)
+  set(PA_VERSION "${PA_VERSION}" PARENT_SCOPE)
+endfunction()
+
+macro(resolve_system_deps)
+  find_package(fmt REQUIRED)
+  find_package(tl-expected REQUIRED)
+  find_package(RapidJSON REQUIRED)
+  find_package(GTest REQUIRED)
+  find_package(roaring REQUIRED)
+  set_target_properties(roaring::roaring PROPERTIES IMPORTED_GLOBAL TRUE)
+  find_package(Threads REQUIRED)
+endmacro()
+
+resolve_arrow()
+resolve_system_deps()
+set(CMAKE_BUILD_RPATH "${PA_LIBDIR}")
+set(CMAKE_INSTALL_RPATH "${PA_LIBDIR}")

@@ -1,0 +1,68 @@
+/// \file deltaguard/io/fs/file_system.h
+/// The one I/O seam of the library: every byte the library reads or writes goes through
+/// a FileSystem, so tests can inject faults at any step.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deltaguard/util/result.h"
+
+namespace deltaguard {
+
+struct FileInfo {
+  std::string path;           ///< full path, as passed to the FileSystem
+  int64_t size = 0;           ///< bytes
+  int64_t modification_time = 0;  ///< milliseconds since the epoch
+};
+
+/// Abstract storage. Paths are absolute local paths (or what an implementation defines);
+/// the Delta layer never parses them beyond joining with '/'.
+///
+/// Guarantees every implementation must give:
+///  1. List() returns entries sorted by path in byte order, so that zero-padded Delta log
+///     names come back in version order (PROTOCOL.md "Delta Log Entries").
+///  2. PutIfAbsent() is atomic: either the file appears with its full content or not at
+///     all, and it never replaces an existing file (kAlreadyExists). Commits rely on it
+///     for mutual exclusion.
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+
+  /// List the direct children of `dir` whose names are >= `start_after_or_at` (byte
+  /// order), files only, sorted. A missing directory is kNotFound.
+  virtual Result<std::vector<FileInfo>> List(const std::string& dir,
+                                             std::string_view start_at = {}) const = 0;
+
+  /// Read a whole file. Missing file is kNotFound.
+  virtual Result<std::string> ReadFile(const std::string& path) const = 0;
+
+  /// Read `length` bytes at `offset`. Reading past the end is kCorruptData.
+  virtual Result<std::string> ReadRange(const std::string& path, int64_t offset,
+                                        int64_t length) const = 0;
+
+  virtual Result<FileInfo> Stat(const std::string& path) const = 0;
+  virtual Result<bool> Exists(const std::string& path) const = 0;
+
+  /// Create `path` with `data` atomically if it does not exist (see guarantee 2).
+  virtual Status PutIfAbsent(const std::string& path, std::string_view data) = 0;
+
+  /// Write (create or replace) `path` atomically; for data files and _last_checkpoint.
+  virtual Status Write(const std::string& path, std::string_view data) = 0;
+
+  virtual Status Delete(const std::string& path) = 0;
+  virtual Status CreateDirs(const std::string& dir) = 0;
+};
+
+using FileSystemRef = std::shared_ptr<FileSystem>;
+
+/// The local POSIX file system.
+FileSystemRef MakeLocalFileSystem();
+
+/// Join two path pieces with exactly one '/'.
+std::string JoinPath(std::string_view base, std::string_view child);
+
+}  // namespace deltaguard

@@ -1,0 +1,198 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "deltaguard/io/fs/file_system.h"
+
+namespace deltaguard {
+namespace {
+
+namespace stdfs = std::filesystem;
+
+Error ErrnoError(int err, std::string_view what, const std::string& path) {
+  ErrorCode code = (err == ENOENT || err == ENOTDIR) ? ErrorCode::kNotFound
+                   : err == EEXIST                   ? ErrorCode::kAlreadyExists
+                                                     : ErrorCode::kIOError;
+  return MakeError(code, "cannot {} '{}': {}", what, path, std::strerror(err));
+}
+
+int64_t MtimeMillis(const struct stat& st) {
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+}
+
+Status WriteAll(int fd, std::string_view data, const std::string& path) {
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError(errno, "write", path);
+    }
+    done += static_cast<size_t>(n);
+  }
+  return OkStatus();
+}
+
+// Write `data` to a unique temporary file next to `path` and fsync it; the caller then
+// links or renames it into place, which is what makes the publish atomic.
+Result<std::string> WriteTemp(const std::string& path, std::string_view data) {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::string tmp = fmt::format("{}.{:016x}.tmp", path, rng());
+  auto slash = tmp.rfind('/');
+  if (slash != std::string::npos) tmp.insert(slash + 1, ".");
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoError(errno, "create", tmp);
+  Status st = WriteAll(fd, data, tmp);
+  if (st && ::fsync(fd) != 0) st = ErrnoError(errno, "fsync", tmp);
+  ::close(fd);
+  if (!st) {
+    ::unlink(tmp.c_str());
+    return st.error();
+  }
+  return tmp;
+}
+
+class LocalFileSystem final : public FileSystem {
+ public:
+  Result<std::vector<FileInfo>> List(const std::string& dir,
+                                     std::string_view start_at) const override {
+    std::error_code ec;
+    stdfs::directory_iterator it(dir, ec);
+    if (ec) return ErrnoError(ec.value(), "list directory", dir);
+    std::vector<FileInfo> out;
+    for (; it != stdfs::directory_iterator(); it.increment(ec)) {
+      if (ec) return ErrnoError(ec.value(), "list directory", dir);
+      std::string name = it->path().filename().string();
+      if (name < start_at) continue;
+      struct stat st;
+      std::string full = JoinPath(dir, name);
+      if (::stat(full.c_str(), &st) != 0) continue;  // vanished while listing
+      if (!S_ISREG(st.st_mode)) continue;
+      out.push_back({std::move(full), static_cast<int64_t>(st.st_size), MtimeMillis(st)});
+    }
+    std::sort(out.begin(), out.end(),
+              [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+    return out;
+  }
+
+  Result<std::string> ReadFile(const std::string& path) const override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ErrnoError(errno, "open", path);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      int err = errno;
+      ::close(fd);
+      return ErrnoError(err, "stat", path);
+    }
+    if (S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      return MakeError(ErrorCode::kIOError, "cannot read '{}': is a directory", path);
+    }
+    std::string data;
+    data.resize(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < data.size()) {
+      ssize_t n = ::read(fd, data.data() + done, data.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    data.resize(done);
+    return data;
+  }
+
+  Result<std::string> ReadRange(const std::string& path, int64_t offset,
+                                int64_t length) const override {
+    if (offset < 0 || length < 0) {
+      return MakeError(ErrorCode::kInvalidArgument, "bad range {}+{} for '{}'", offset,
+                       length, path);
+    }
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ErrnoError(errno, "open", path);
+    std::string data(static_cast<size_t>(length), '\0');
+    size_t done = 0;
+    while (done < data.size()) {
+      ssize_t n = ::pread(fd, data.data() + done, data.size() - done,
+                          static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    if (done != data.size()) {
+      return MakeError(ErrorCode::kCorruptData,
+                       "'{}' is truncated: wanted {} bytes at offset {}, got {}", path,
+                       length, offset, done);
+    }
+    return data;
+  }
+
+  Result<FileInfo> Stat(const std::string& path) const override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return ErrnoError(errno, "stat", path);
+    return FileInfo{path, static_cast<int64_t>(st.st_size), MtimeMillis(st)};
+  }
+
+  Result<bool> Exists(const std::string& path) const override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0) return true;
+    if (errno == ENOENT || errno == ENOTDIR) return false;
+    return ErrnoError(errno, "stat", path);
+  }
+
+  Status PutIfAbsent(const std::string& path, std::string_view data) override {
+    DELTA_ASSIGN_OR_RETURN(std::string tmp, WriteTemp(path, data));
+    // link(2) fails with EEXIST instead of replacing: the POSIX put-if-absent.
+    int rc = ::link(tmp.c_str(), path.c_str());
+    int err = errno;
+    ::unlink(tmp.c_str());
+    if (rc != 0) return ErrnoError(err, "create", path);
+    return OkStatus();
+  }
+
+  Status Write(const std::string& path, std::string_view data) override {
+    DELTA_ASSIGN_OR_RETURN(std::string tmp, WriteTemp(path, data));
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+      int err = errno;
+      ::unlink(tmp.c_str());
+      return ErrnoError(err, "write", path);
+    }
+    return OkStatus();
+  }
+
+  Status Delete(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0) return ErrnoError(errno, "delete", path);
+    return OkStatus();
+  }
+
+  Status CreateDirs(const std::string& dir) override {
+    std::error_code ec;
+    stdfs::create_directories(dir, ec);
+    if (ec) return ErrnoError(ec.value(), "create directory", dir);
+    return OkStatus();
+  }
+};
+
+}  // namespace
+
+FileSystemRef MakeLocalFileSystem() { return std::make_shared<LocalFileSystem>(); }
+
+std::string JoinPath(std::string_view base, std::string_view child) {
+  if (base.empty()) return std::string(child);
+  std::string out(base);
+  while (!out.empty() && out.back() == '/' && out.size() > 1) out.pop_back();
+  size_t skip = 0;
+  while (skip < child.size() && child[skip] == '/') ++skip;
+  if (out.back() != '/') out.push_back('/');
+  out.append(child.substr(skip));
+  return out;
+}
+
+}  // namespace deltaguard

@@ -1,0 +1,130 @@
+/// \file deltaguard/log/snapshot.h
+/// An immutable, reconciled view of a Delta table at one version (PROTOCOL.md "Action
+/// Reconciliation"), built from a log segment: the newest usable checkpoint plus the
+/// contiguous JSON commits after it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deltaguard/io/fs/file_system.h"
+#include "deltaguard/log/actions.h"
+#include "deltaguard/schema/data_type.h"
+#include "deltaguard/util/result.h"
+
+namespace deltaguard {
+
+/// Reads the actions of a Parquet checkpoint or sidecar file. Checkpoints are Parquet,
+/// but the log layer does not link Arrow: io/parquet implements this interface.
+class CheckpointReader {
+ public:
+  virtual ~CheckpointReader() = default;
+  /// All actions in a checkpoint/sidecar Parquet file (add, remove, metaData, protocol,
+  /// txn, domainMetadata, checkpointMetadata, sidecar rows). Errors name the file.
+  virtual Result<std::vector<Action>> ReadCheckpoint(const std::string& path) const = 0;
+};
+
+enum class ColumnMappingMode : uint8_t { kNone, kName, kId };
+
+/// Which version to load. At most one of version / timestamp is set.
+struct SnapshotSpec {
+  std::optional<int64_t> version;
+  /// Milliseconds since the epoch: load the latest version committed at or before it
+  /// (commit timestamps, or in-commit timestamps where that feature is enabled).
+  std::optional<int64_t> timestamp_ms;
+};
+
+/// Describes where a snapshot came from (for describe/debugging).
+struct LogSegmentInfo {
+  std::optional<int64_t> checkpoint_version;
+  std::vector<std::string> checkpoint_files;  ///< paths, incl. sidecars
+  std::vector<int64_t> commit_versions;       ///< JSON commits replayed after it
+};
+
+class Snapshot;
+using SnapshotRef = std::shared_ptr<const Snapshot>;
+
+/// Invariants of a loaded Snapshot:
+///  1. protocol() and metadata() exist and the protocol passed reader gating (every
+///     reader feature is supported by this build, reader version <= 3).
+///  2. files() holds exactly the live add actions keyed by (path, dv unique id), newest
+///     wins, in a deterministic order (sorted by path).
+///  3. schema() is the parsed metadata().schema_string.
+class Snapshot {
+ public:
+  /// Load the table at `table_root` (a local directory path). kNotFound when there is no
+  /// _delta_log or no commit; kCorruptLog for gaps/missing commits/unparseable actions;
+  /// kUnsupportedFeature for unsupported reader features.
+  static Result<SnapshotRef> Load(FileSystemRef fs, const std::string& table_root,
+                                  const CheckpointReader& checkpoint_reader,
+                                  const SnapshotSpec& spec = {});
+
+  const std::string& table_root() const { return table_root_; }
+  const std::string& log_dir() const { return log_dir_; }
+  int64_t version() const { return version_; }
+  /// The commit timestamp of this version (in-commit timestamp when enabled, otherwise
+  /// commitInfo.timestamp or the commit file's modification time).
+  int64_t timestamp_ms() const { return timestamp_ms_; }
+
+  const Protocol& protocol() const { return protocol_; }
+  const Metadata& metadata() const { return metadata_; }
+  const SchemaRef& schema() const { return schema_; }
+  ColumnMappingMode column_mapping_mode() const { return column_mapping_mode_; }
+
+  const std::vector<AddFile>& files() const { return files_; }
+  const std::vector<RemoveFile>& tombstones() const { return tombstones_; }
+  const std::map<std::string, SetTransaction>& transactions() const { return txns_; }
+  const std::vector<DomainMetadata>& domain_metadata() const { return domains_; }
+  const LogSegmentInfo& segment() const { return segment_; }
+  const FileSystemRef& fs() const { return fs_; }
+
+  /// Resolve an add/remove path (URI-decoded; relative to the table root or absolute
+  /// file: URI) into a local path.
+  std::string ResolveDataPath(const std::string& log_path) const;
+
+ private:
+  friend class SnapshotBuilder;
+  Snapshot() = default;
+
+  FileSystemRef fs_;
+  std::string table_root_;
+  std::string log_dir_;
+  int64_t version_ = -1;
+  int64_t timestamp_ms_ = 0;
+  Protocol protocol_;
+  Metadata metadata_;
+  SchemaRef schema_;
+  ColumnMappingMode column_mapping_mode_ = ColumnMappingMode::kNone;
+  std::vector<AddFile> files_;
+  std::vector<RemoveFile> tombstones_;
+  std::map<std::string, SetTransaction> txns_;
+  std::vector<DomainMetadata> domains_;
+  LogSegmentInfo segment_;
+};
+
+/// One entry of the table history (for `history` and DESCRIBE HISTORY).
+struct CommitSummary {
+  int64_t version = 0;
+  int64_t timestamp_ms = 0;
+  std::optional<CommitInfo> commit_info;
+  std::optional<Metadata> metadata;  ///< metaData action of this commit, if any
+  std::optional<Protocol> protocol;  ///< protocol action of this commit, if any
+};
+
+/// Versions that still have a JSON commit, ascending (cleanup may have removed early ones).
+Result<std::vector<int64_t>> ListCommitVersions(const FileSystem& fs,
+                                                const std::string& table_root);
+
+/// Read and parse the commit file of one version (kNotFound if absent).
+Result<std::vector<Action>> ReadCommit(const FileSystem& fs, const std::string& table_root,
+                                       int64_t version);
+
+/// Summaries of every available commit, ascending by version.
+Result<std::vector<CommitSummary>> ReadHistory(const FileSystem& fs,
+                                               const std::string& table_root);
+
+}  // namespace deltaguard
