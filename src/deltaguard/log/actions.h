@@ -13,14 +13,16 @@
 #include <variant>
 #include <vector>
 
+#include "deltaguard/protocol/metadata.h"
+#include "deltaguard/protocol/protocol.h"
 #include "deltaguard/schema/data_type.h"
 #include "deltaguard/util/result.h"
 
 namespace deltaguard {
 
-/// Ordered string map, used for partitionValues (value may be JSON null) and tags.
+/// Ordered string map, used for partitionValues (value may be JSON null). StringMap (tags,
+/// configuration) comes from protocol/metadata.h.
 using PartitionValues = std::vector<std::pair<std::string, std::optional<std::string>>>;
-using StringMap = std::vector<std::pair<std::string, std::string>>;
 
 /// PROTOCOL.md "Deletion Vector Descriptor Schema".
 struct DeletionVectorDescriptor {
@@ -29,6 +31,7 @@ struct DeletionVectorDescriptor {
   std::optional<int32_t> offset;
   int32_t size_in_bytes = 0;
   int64_t cardinality = 0;
+  std::optional<int64_t> max_row_index;  ///< "maxRowIndex", written by some engines
 
   /// storageType + pathOrInlineDv [+ "@" + offset]; the replay key's second half.
   std::string UniqueId() const;
@@ -59,36 +62,14 @@ struct RemoveFile {
   std::optional<PartitionValues> partition_values;
   std::optional<int64_t> size;
   std::optional<std::string> stats;
+  StringMap tags;
   std::optional<DeletionVectorDescriptor> deletion_vector;
   std::optional<int64_t> base_row_id;
   std::optional<int64_t> default_row_commit_version;
 };
 
-struct Format {
-  std::string provider = "parquet";
-  StringMap options;
-};
-
-struct Metadata {
-  std::string id;
-  std::optional<std::string> name;
-  std::optional<std::string> description;
-  Format format;
-  std::string schema_string;
-  std::vector<std::string> partition_columns;
-  StringMap configuration;
-  std::optional<int64_t> created_time;
-
-  /// Value of a configuration key (case-insensitive, PROTOCOL digest §6.13).
-  std::optional<std::string> GetConfig(std::string_view key) const;
-};
-
-struct Protocol {
-  int32_t min_reader_version = 1;
-  int32_t min_writer_version = 2;
-  std::optional<std::vector<std::string>> reader_features;
-  std::optional<std::vector<std::string>> writer_features;
-};
+// Format, Metadata (protocol/metadata.h) and Protocol (protocol/protocol.h) are defined
+// below the log layer so that protocol gating does not depend on it.
 
 /// commitInfo is free-form: keep the raw JSON object plus the fields we use.
 struct CommitInfo {
@@ -129,6 +110,7 @@ struct AddCdcFile {
   PartitionValues partition_values;
   int64_t size = 0;
   bool data_change = false;
+  StringMap tags;
 };
 
 /// An action type this build does not know; kept so that `log` can show it.
@@ -143,14 +125,23 @@ using Action = std::variant<AddFile, RemoveFile, Metadata, Protocol, CommitInfo,
 
 /// Parse one line of a commit file. An empty/whitespace line yields std::nullopt.
 /// Unknown action names and unknown fields are tolerated (PROTOCOL.md "Protocol
-/// Evolution"); malformed JSON or missing required fields are kCorruptLog naming `where`.
-Result<std::optional<Action>> ParseActionLine(std::string_view line, std::string_view where);
+/// Evolution"); malformed JSON or missing required fields are kCorruptLog naming `where`
+/// (and `line_number` when > 0). A line holding several members uses the first known
+/// action; a line whose action value is JSON null yields std::nullopt.
+/// Tolerated deviations seen in real logs: metaData without schemaString (left empty),
+/// partition values that are JSON numbers/booleans (kept as their JSON text), null tag
+/// values (dropped).
+Result<std::optional<Action>> ParseActionLine(std::string_view line, std::string_view where,
+                                              int64_t line_number = 0);
 
-/// Parse a whole commit (NDJSON) file.
+/// Parse a whole commit (NDJSON) file. Lines may end in "\n" or "\r\n"; blank lines are
+/// skipped; errors name `where` and the 1-based line number.
 Result<std::vector<Action>> ParseCommitFile(std::string_view content, std::string_view where);
 
 /// Serialize one action as a single JSON line (no trailing newline), in the form Spark
-/// writes (`{"add":{...}}`).
+/// writes (`{"add":{...}}`): Spark's field names and order, absent optionals omitted.
+/// CommitInfo and UnknownAction re-emit their raw JSON, so parse → serialize keeps them
+/// byte-for-byte.
 std::string ActionToJson(const Action& action);
 
 /// The name of an action in the log ("add", "metaData", ...).

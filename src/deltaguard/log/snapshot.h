@@ -13,6 +13,7 @@
 
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/log/actions.h"
+#include "deltaguard/protocol/table_properties.h"  // ColumnMappingMode
 #include "deltaguard/schema/data_type.h"
 #include "deltaguard/util/result.h"
 
@@ -27,8 +28,6 @@ class CheckpointReader {
   /// txn, domainMetadata, checkpointMetadata, sidecar rows). Errors name the file.
   virtual Result<std::vector<Action>> ReadCheckpoint(const std::string& path) const = 0;
 };
-
-enum class ColumnMappingMode : uint8_t { kNone, kName, kId };
 
 /// Which version to load. At most one of version / timestamp is set.
 struct SnapshotSpec {
@@ -51,8 +50,9 @@ using SnapshotRef = std::shared_ptr<const Snapshot>;
 /// Invariants of a loaded Snapshot:
 ///  1. protocol() and metadata() exist and the protocol passed reader gating (every
 ///     reader feature is supported by this build, reader version <= 3).
-///  2. files() holds exactly the live add actions keyed by (path, dv unique id), newest
-///     wins, in a deterministic order (sorted by path).
+///  2. files() holds exactly the live add actions keyed by (path as logged, dv unique
+///     id), newest wins, sorted by (path, dv). tombstones() holds the newest remove of
+///     every key that is not live (no retention expiry is applied).
 ///  3. schema() is the parsed metadata().schema_string.
 class Snapshot {
  public:
@@ -66,8 +66,10 @@ class Snapshot {
   const std::string& table_root() const { return table_root_; }
   const std::string& log_dir() const { return log_dir_; }
   int64_t version() const { return version_; }
-  /// The commit timestamp of this version (in-commit timestamp when enabled, otherwise
-  /// commitInfo.timestamp or the commit file's modification time).
+  /// The commit timestamp of this version: commitInfo.inCommitTimestamp when in-commit
+  /// timestamps are enabled for it (delta.enableInCommitTimestamps and version >=
+  /// delta.inCommitTimestampEnablementVersion), otherwise the commit file's modification
+  /// time as Spark does (commitInfo.timestamp is never used).
   int64_t timestamp_ms() const { return timestamp_ms_; }
 
   const Protocol& protocol() const { return protocol_; }

@@ -204,4 +204,15 @@ class MapType final : public DataType {
   bool value_contains_null_;
 };
 
+/// The first pair (i < j) of fields whose names are equal case-insensitively, or nullopt.
+/// Delta requires unique names at every struct level (PROTOCOL.md "Schema Serialization
+/// Format": column names are case-insensitive).
+std::optional<std::pair<size_t, size_t>> FindDuplicateFieldName(
+    const std::vector<StructField>& fields);
+
+/// Check a schema built in code (not parsed): names unique case-insensitively at every
+/// struct level, including structs inside arrays and maps. kSchemaMismatch names the
+/// duplicate and its path.
+Status ValidateFieldNames(const StructType& schema);
+
 }  // namespace deltaguard

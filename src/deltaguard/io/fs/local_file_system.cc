@@ -43,9 +43,15 @@ Status WriteAll(int fd, std::string_view data, const std::string& path) {
 // links or renames it into place, which is what makes the publish atomic.
 Result<std::string> WriteTemp(const std::string& path, std::string_view data) {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
-  std::string tmp = fmt::format("{}.{:016x}.tmp", path, rng());
-  auto slash = tmp.rfind('/');
-  if (slash != std::string::npos) tmp.insert(slash + 1, ".");
+  // Hidden name next to the target: "dir/.name.<random>.tmp". (Built in one format call:
+  // std::string::insert here trips GCC 12's -Wrestrict false positive at -O2.)
+  auto slash = path.rfind('/');
+  std::string_view dir = slash == std::string::npos
+                             ? std::string_view()
+                             : std::string_view(path).substr(0, slash + 1);
+  std::string_view name = std::string_view(path).substr(dir.size());
+  std::string tmp = fmt::format("{}{}{}.{:016x}.tmp", dir, dir.empty() ? "" : ".", name,
+                                rng());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoError(errno, "create", tmp);
   Status st = WriteAll(fd, data, tmp);

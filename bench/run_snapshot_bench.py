@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Snapshot-load benchmark: deltaguard vs deltalake (delta-rs) on the synthetic tables of
+bench/make_tables.py.
+
+    .venv/bin/python bench/run_snapshot_bench.py [--runs 5] [--bin build/bin/snapshot_load_bench]
+
+For each table and each loader, runs the load in a fresh process `--runs` times (after one
+untimed warm-up run that fills the page cache) and records
+  * seconds: wall time of the load measured inside the process (open the table at its
+    latest version and list its live files as paths; process start-up and imports are
+    excluded), and
+  * peak RSS of the whole process (ru_maxrss from wait4, so it includes the interpreter or
+    the binary's libraries).
+Reports medians in bench/results/snapshot_load.json and bench/results/snapshot_load.md.
+Both loaders must agree on the version and the number of files.
+"""
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+DELTALAKE_LOADER = r"""
+import json, sys, time
+import deltalake
+path = sys.argv[1]
+t0 = time.perf_counter()
+table = deltalake.DeltaTable(path)
+uris = table.file_uris()
+seconds = time.perf_counter() - t0
+print(json.dumps({"files": len(uris), "version": table.version(), "seconds": seconds}))
+"""
+
+
+def run_once(cmd):
+    """Runs cmd; returns (parsed JSON stdout, peak RSS in MiB)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd} failed with {proc.returncode}: {err.decode()[-2000:]}")
+    return json.loads(out.decode().strip().splitlines()[-1]), usage.ru_maxrss / 1024.0
+
+
+def measure(cmd, runs):
+    run_once(cmd)  # warm-up: page cache, lazy library loading
+    samples = [run_once(cmd) for _ in range(runs)]
+    results = [s[0] for s in samples]
+    files = {r["files"] for r in results}
+    versions = {r["version"] for r in results}
+    assert len(files) == 1 and len(versions) == 1, results
+    secs = [r["seconds"] for r in results]
+    rss = [s[1] for s in samples]
+    return {
+        "files": files.pop(), "version": versions.pop(),
+        "seconds_median": statistics.median(secs), "seconds_min": min(secs),
+        "seconds_all": [round(s, 6) for s in secs],
+        "peak_rss_mib_median": statistics.median(rss), "peak_rss_mib_all": rss,
+    }
+
+
+def git_rev():
+    try:
+        return subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def markdown(report):
+    lines = [
+        "# Snapshot load: deltaguard vs deltalake",
+        "",
+        f"Generated {report['date']} by `bench/run_snapshot_bench.py` on {report['machine']}; "
+        f"median of {report['runs']} runs, each in a fresh process after a warm-up run. "
+        f"deltalake {report['deltalake_version']}, pyarrow {report['pyarrow_version']}, "
+        f"deltaguard {report['deltaguard_commit'] or '(uncommitted)'}; 1-minute load "
+        f"average {report['load_average_before']:.1f} before the run (other processes on the "
+        "machine inflate wall times).",
+        "",
+        "Load = open the latest snapshot and list the live files as paths (in-process wall "
+        "time; start-up and imports excluded). Peak RSS is the whole process "
+        "(ru_maxrss), including the Python interpreter for deltalake.",
+        "",
+        "| table | version | live files | deltaguard load | deltalake load | speedup | "
+        "deltaguard peak RSS | deltalake peak RSS |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, t in report["tables"].items():
+        g, d = t["deltaguard"], t["deltalake"]
+        lines.append(
+            f"| {name} | {g['version']} | {g['files']:,} | {g['seconds_median'] * 1000:.1f} ms"
+            f" | {d['seconds_median'] * 1000:.1f} ms | {t['speedup']:.2f}x | "
+            f"{g['peak_rss_mib_median']:.0f} MiB | {d['peak_rss_mib_median']:.0f} MiB |")
+    lines += ["", "Tables (bench/make_tables.py): " + "; ".join(
+        f"`{n}`: {t['description']}" for n, t in report["tables"].items()), ""]
+    return "\n".join(lines)
+
+
+DESCRIPTIONS = {
+    "many_commits": "10,000 one-file commits, checkpoint at 9,990 + 9 JSON commits",
+    "many_files": "200,000 files added in one commit, checkpointed, + 3 JSON commits",
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--bin", default=os.environ.get(
+        "SNAPSHOT_LOAD_BENCH", os.path.join(REPO, "build", "bin", "snapshot_load_bench")))
+    parser.add_argument("--data", default=os.path.join(HERE, "data"))
+    parser.add_argument("--out", default=os.path.join(HERE, "results"))
+    parser.add_argument("tables", nargs="*", default=sorted(DESCRIPTIONS))
+    opts = parser.parse_args()
+
+    subprocess.run([sys.executable, os.path.join(HERE, "make_tables.py"), "--out", opts.data,
+                    *opts.tables], check=True)
+    import deltalake
+    import pyarrow
+
+    env_note = os.environ.get("ARROW_DEFAULT_MEMORY_POOL")
+    report = {
+        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+                   f"{platform.release()}",
+        "runs": opts.runs, "deltalake_version": deltalake.__version__,
+        "pyarrow_version": pyarrow.__version__, "deltaguard_commit": git_rev(),
+        "arrow_default_memory_pool": env_note,
+        "load_average_before": os.getloadavg()[0], "tables": {},
+    }
+    report["load_average_after"] = None
+    for name in opts.tables:
+        path = os.path.join(opts.data, name)
+        print(f"== {name}", flush=True)
+        guard = measure([opts.bin, path], opts.runs)
+        print(f"   deltaguard: {guard['seconds_median'] * 1000:.1f} ms, "
+              f"{guard['peak_rss_mib_median']:.0f} MiB", flush=True)
+        lake = measure([sys.executable, "-c", DELTALAKE_LOADER, path], opts.runs)
+        print(f"   deltalake:  {lake['seconds_median'] * 1000:.1f} ms, "
+              f"{lake['peak_rss_mib_median']:.0f} MiB", flush=True)
+        if (guard["files"], guard["version"]) != (lake["files"], lake["version"]):
+            raise SystemExit(f"{name}: loaders disagree: deltaguard {guard['files']} files @ "
+                             f"v{guard['version']}, deltalake {lake['files']} @ "
+                             f"v{lake['version']}")
+        report["tables"][name] = {
+            "description": DESCRIPTIONS.get(name, ""), "deltaguard": guard, "deltalake": lake,
+            "speedup": lake["seconds_median"] / guard["seconds_median"],
+            "memory_ratio": guard["peak_rss_mib_median"] / lake["peak_rss_mib_median"],
+        }
+    report["load_average_after"] = os.getloadavg()[0]
+    os.makedirs(opts.out, exist_ok=True)
+    with open(os.path.join(opts.out, "snapshot_load.json"), "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=1)
+        f.write("\n")
+    md = markdown(report)
+    with open(os.path.join(opts.out, "snapshot_load.md"), "w", encoding="utf-8") as f:
+        f.write(md)
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

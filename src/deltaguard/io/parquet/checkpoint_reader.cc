@@ -1,0 +1,454 @@
+#include "deltaguard/io/parquet/checkpoint_reader.h"
+
+#include <arrow/record_batch.h>
+#include <fmt/format.h>
+#include <parquet/arrow/schema.h>
+#include <parquet/file_reader.h>
+#include <parquet/metadata.h>
+
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/io/parquet/column_access_internal.h"
+#include "deltaguard/io/parquet/parquet_file.h"
+
+namespace deltaguard {
+namespace {
+
+using internal::BoolColumn;
+using internal::IntColumn;
+using internal::StringColumn;
+using internal::StringListColumn;
+using internal::StringMapColumn;
+using internal::StructColumn;
+
+// Rows per decoded batch; large batches amortize per-batch setup.
+constexpr int64_t kCheckpointBatchSize = 64 * 1024;
+
+constexpr std::string_view kActionColumns[] = {
+    "add", "remove",         "metaData",           "protocol",
+    "txn", "domainMetadata", "checkpointMetadata", "sidecar"};
+
+bool IsActionColumn(std::string_view name) {
+  for (std::string_view c : kActionColumns) {
+    if (c == name) return true;
+  }
+  return false;
+}
+
+// Leaf column indices under `field`. stats_parsed / partitionValues_parsed (typed copies
+// of stats and partition values, PROTOCOL.md "Checkpoint Schema") are never read.
+void CollectLeaves(const parquet::arrow::SchemaField& field, bool top_level,
+                   std::vector<int>* out) {
+  if (field.is_leaf()) {
+    out->push_back(field.column_index);
+    return;
+  }
+  for (const auto& child : field.children) {
+    if (top_level && (child.field->name() == "stats_parsed" ||
+                      child.field->name() == "partitionValues_parsed")) {
+      continue;
+    }
+    CollectLeaves(child, false, out);
+  }
+}
+
+std::string Name(std::string_view parent, std::string_view child) {
+  return fmt::format("{}.{}", parent, child);
+}
+
+Error NullField(int64_t row, std::string_view column) {
+  return MakeError(ErrorCode::kCorruptLog, "row {}: required field '{}' is null", row,
+                   column);
+}
+
+// ---------------------------------------------------------------------------------------
+// One decoder per action column. Init() binds typed accessors to the batch's arrays;
+// Decode(i) builds the action of row i. REQUIRES for Decode: !s.IsNull(i).
+
+struct DvDecoder {
+  StructColumn s;
+  StringColumn storage_type, path_or_inline;
+  IntColumn offset, size_in_bytes, cardinality, max_row_index;
+
+  Status Init(std::shared_ptr<arrow::Array> array, const std::string& name) {
+    DELTA_RETURN_IF_ERROR(s.Init(std::move(array), name));
+    DELTA_RETURN_IF_ERROR(
+        storage_type.Init(s.Child("storageType"), Name(name, "storageType")));
+    DELTA_RETURN_IF_ERROR(
+        path_or_inline.Init(s.Child("pathOrInlineDv"), Name(name, "pathOrInlineDv")));
+    DELTA_RETURN_IF_ERROR(offset.Init(s.Child("offset"), Name(name, "offset")));
+    DELTA_RETURN_IF_ERROR(
+        size_in_bytes.Init(s.Child("sizeInBytes"), Name(name, "sizeInBytes")));
+    DELTA_RETURN_IF_ERROR(
+        cardinality.Init(s.Child("cardinality"), Name(name, "cardinality")));
+    return max_row_index.Init(s.Child("maxRowIndex"), Name(name, "maxRowIndex"));
+  }
+
+  Result<std::optional<DeletionVectorDescriptor>> Decode(int64_t i, int64_t row) const {
+    if (s.IsNull(i)) return std::nullopt;
+    if (storage_type.IsNull(i) || storage_type.View(i).size() != 1) {
+      return MakeError(ErrorCode::kCorruptLog,
+                       "row {}: deletionVector.storageType is not a single character",
+                       row);
+    }
+    if (path_or_inline.IsNull(i)) return NullField(row, "deletionVector.pathOrInlineDv");
+    DeletionVectorDescriptor dv;
+    dv.storage_type = storage_type.View(i)[0];
+    dv.path_or_inline_dv = std::string(path_or_inline.View(i));
+    if (auto v = offset.Get(i)) dv.offset = static_cast<int32_t>(*v);
+    dv.size_in_bytes = static_cast<int32_t>(size_in_bytes.Get(i).value_or(0));
+    dv.cardinality = cardinality.Get(i).value_or(0);
+    dv.max_row_index = max_row_index.Get(i);
+    return dv;
+  }
+};
+
+struct AddDecoder {
+  StructColumn s;
+  StringColumn path, stats, clustering_provider;
+  StringMapColumn partition_values, tags;
+  IntColumn size, modification_time, base_row_id, default_row_commit_version;
+  BoolColumn data_change;
+  DvDecoder dv;
+
+  Status Init(std::shared_ptr<arrow::Array> array) {
+    DELTA_RETURN_IF_ERROR(s.Init(std::move(array), "add"));
+    DELTA_RETURN_IF_ERROR(path.Init(s.Child("path"), "add.path"));
+    DELTA_RETURN_IF_ERROR(stats.Init(s.Child("stats"), "add.stats"));
+    DELTA_RETURN_IF_ERROR(clustering_provider.Init(s.Child("clusteringProvider"),
+                                                   "add.clusteringProvider"));
+    DELTA_RETURN_IF_ERROR(
+        partition_values.Init(s.Child("partitionValues"), "add.partitionValues"));
+    DELTA_RETURN_IF_ERROR(tags.Init(s.Child("tags"), "add.tags"));
+    DELTA_RETURN_IF_ERROR(size.Init(s.Child("size"), "add.size"));
+    DELTA_RETURN_IF_ERROR(
+        modification_time.Init(s.Child("modificationTime"), "add.modificationTime"));
+    DELTA_RETURN_IF_ERROR(base_row_id.Init(s.Child("baseRowId"), "add.baseRowId"));
+    DELTA_RETURN_IF_ERROR(default_row_commit_version.Init(
+        s.Child("defaultRowCommitVersion"), "add.defaultRowCommitVersion"));
+    DELTA_RETURN_IF_ERROR(data_change.Init(s.Child("dataChange"), "add.dataChange"));
+    return dv.Init(s.Child("deletionVector"), "add.deletionVector");
+  }
+
+  Result<Action> Decode(int64_t i, int64_t row) const {
+    if (path.IsNull(i)) return NullField(row, "add.path");
+    AddFile add;
+    add.path = std::string(path.View(i));
+    add.partition_values = partition_values.GetWithNulls(i);
+    add.size = size.Get(i).value_or(0);
+    add.modification_time = modification_time.Get(i).value_or(0);
+    add.data_change = data_change.Get(i).value_or(false);
+    add.stats = stats.Get(i);
+    add.tags = tags.Get(i);
+    DELTA_ASSIGN_OR_RETURN(add.deletion_vector, dv.Decode(i, row));
+    add.base_row_id = base_row_id.Get(i);
+    add.default_row_commit_version = default_row_commit_version.Get(i);
+    add.clustering_provider = clustering_provider.Get(i);
+    return Action(std::move(add));
+  }
+};
+
+struct RemoveDecoder {
+  StructColumn s;
+  StringColumn path, stats;
+  StringMapColumn partition_values, tags;
+  IntColumn deletion_timestamp, size, base_row_id, default_row_commit_version;
+  BoolColumn data_change, extended_file_metadata;
+  DvDecoder dv;
+
+  Status Init(std::shared_ptr<arrow::Array> array) {
+    DELTA_RETURN_IF_ERROR(s.Init(std::move(array), "remove"));
+    DELTA_RETURN_IF_ERROR(path.Init(s.Child("path"), "remove.path"));
+    DELTA_RETURN_IF_ERROR(stats.Init(s.Child("stats"), "remove.stats"));
+    DELTA_RETURN_IF_ERROR(
+        partition_values.Init(s.Child("partitionValues"), "remove.partitionValues"));
+    DELTA_RETURN_IF_ERROR(tags.Init(s.Child("tags"), "remove.tags"));
+    DELTA_RETURN_IF_ERROR(deletion_timestamp.Init(s.Child("deletionTimestamp"),
+                                                  "remove.deletionTimestamp"));
+    DELTA_RETURN_IF_ERROR(size.Init(s.Child("size"), "remove.size"));
+    DELTA_RETURN_IF_ERROR(base_row_id.Init(s.Child("baseRowId"), "remove.baseRowId"));
+    DELTA_RETURN_IF_ERROR(default_row_commit_version.Init(
+        s.Child("defaultRowCommitVersion"), "remove.defaultRowCommitVersion"));
+    DELTA_RETURN_IF_ERROR(data_change.Init(s.Child("dataChange"), "remove.dataChange"));
+    DELTA_RETURN_IF_ERROR(extended_file_metadata.Init(s.Child("extendedFileMetadata"),
+                                                      "remove.extendedFileMetadata"));
+    return dv.Init(s.Child("deletionVector"), "remove.deletionVector");
+  }
+
+  Result<Action> Decode(int64_t i, int64_t row) const {
+    if (path.IsNull(i)) return NullField(row, "remove.path");
+    RemoveFile rm;
+    rm.path = std::string(path.View(i));
+    rm.deletion_timestamp = deletion_timestamp.Get(i);
+    rm.data_change = data_change.Get(i).value_or(false);
+    rm.extended_file_metadata = extended_file_metadata.Get(i);
+    if (!partition_values.IsNull(i))
+      rm.partition_values = partition_values.GetWithNulls(i);
+    rm.size = size.Get(i);
+    rm.stats = stats.Get(i);
+    rm.tags = tags.Get(i);
+    DELTA_ASSIGN_OR_RETURN(rm.deletion_vector, dv.Decode(i, row));
+    rm.base_row_id = base_row_id.Get(i);
+    rm.default_row_commit_version = default_row_commit_version.Get(i);
+    return Action(std::move(rm));
+  }
+};
+
+struct MetadataDecoder {
+  StructColumn s, format;
+  StringColumn id, name, description, schema_string, provider;
+  StringMapColumn options, configuration;
+  StringListColumn partition_columns;
+  IntColumn created_time;
+
+  Status Init(std::shared_ptr<arrow::Array> array) {
+    DELTA_RETURN_IF_ERROR(s.Init(std::move(array), "metaData"));
+    DELTA_RETURN_IF_ERROR(id.Init(s.Child("id"), "metaData.id"));
+    DELTA_RETURN_IF_ERROR(name.Init(s.Child("name"), "metaData.name"));
+    DELTA_RETURN_IF_ERROR(
+        description.Init(s.Child("description"), "metaData.description"));
+    DELTA_RETURN_IF_ERROR(
+        schema_string.Init(s.Child("schemaString"), "metaData.schemaString"));
+    DELTA_RETURN_IF_ERROR(format.Init(s.Child("format"), "metaData.format"));
+    DELTA_RETURN_IF_ERROR(
+        provider.Init(format.Child("provider"), "metaData.format.provider"));
+    DELTA_RETURN_IF_ERROR(
+        options.Init(format.Child("options"), "metaData.format.options"));
+    DELTA_RETURN_IF_ERROR(
+        configuration.Init(s.Child("configuration"), "metaData.configuration"));
+    DELTA_RETURN_IF_ERROR(
+        partition_columns.Init(s.Child("partitionColumns"), "metaData.partitionColumns"));
+    return created_time.Init(s.Child("createdTime"), "metaData.createdTime");
+  }
+
+  Result<Action> Decode(int64_t i, int64_t row) const {
+    if (id.IsNull(i)) return NullField(row, "metaData.id");
+    Metadata md;
+    md.id = std::string(id.View(i));
+    md.name = name.Get(i);
+    md.description = description.Get(i);
+    if (!format.IsNull(i)) {
+      if (auto p = provider.Get(i)) md.format.provider = std::move(*p);
+      md.format.options = options.Get(i);
+    }
+    md.schema_string = schema_string.Get(i).value_or("");
+    md.partition_columns = partition_columns.Get(i).value_or(std::vector<std::string>{});
+    md.configuration = configuration.Get(i);
+    md.created_time = created_time.Get(i);
+    return Action(std::move(md));
+  }
+};
+
+struct ProtocolDecoder {
+  StructColumn s;
+  IntColumn min_reader, min_writer;
+  StringListColumn reader_features, writer_features;
+
+  Status Init(std::shared_ptr<arrow::Array> array) {
+    DELTA_RETURN_IF_ERROR(s.Init(std::move(array), "protocol"));
+    DELTA_RETURN_IF_ERROR(
+        min_reader.Init(s.Child("minReaderVersion"), "protocol.minReaderVersion"));
+    DELTA_RETURN_IF_ERROR(
+        min_writer.Init(s.Child("minWriterVersion"), "protocol.minWriterVersion"));
+    DELTA_RETURN_IF_ERROR(
+        reader_features.Init(s.Child("readerFeatures"), "protocol.readerFeatures"));
+    return writer_features.Init(s.Child("writerFeatures"), "protocol.writerFeatures");
+  }
+
+  Result<Action> Decode(int64_t i, int64_t row) const {
+    if (min_reader.IsNull(i)) return NullField(row, "protocol.minReaderVersion");
+    if (min_writer.IsNull(i)) return NullField(row, "protocol.minWriterVersion");
+    Protocol p;
+    p.min_reader_version = static_cast<int32_t>(min_reader.Value(i));
+    p.min_writer_version = static_cast<int32_t>(min_writer.Value(i));
+    p.reader_features = reader_features.Get(i);
+    p.writer_features = writer_features.Get(i);
+    return Action(std::move(p));
+  }
+};
+
+struct TxnDecoder {
+  StructColumn s;
+  StringColumn app_id;
+  IntColumn version, last_updated;
+
+  Status Init(std::shared_ptr<arrow::Array> array) {
+    DELTA_RETURN_IF_ERROR(s.Init(std::move(array), "txn"));
+    DELTA_RETURN_IF_ERROR(app_id.Init(s.Child("appId"), "txn.appId"));
+    DELTA_RETURN_IF_ERROR(version.Init(s.Child("version"), "txn.version"));
+    return last_updated.Init(s.Child("lastUpdated"), "txn.lastUpdated");
+  }
+
+  Result<Action> Decode(int64_t i, int64_t row) const {
+    if (app_id.IsNull(i)) return NullField(row, "txn.appId");
+    if (version.IsNull(i)) return NullField(row, "txn.version");
+    SetTransaction txn;
+    txn.app_id = std::string(app_id.View(i));
+    txn.version = version.Value(i);
+    txn.last_updated = last_updated.Get(i);
+    return Action(std::move(txn));
+  }
+};
+
+struct DomainMetadataDecoder {
+  StructColumn s;
+  StringColumn domain, configuration;
+  BoolColumn removed;
+
+  Status Init(std::shared_ptr<arrow::Array> array) {
+    DELTA_RETURN_IF_ERROR(s.Init(std::move(array), "domainMetadata"));
+    DELTA_RETURN_IF_ERROR(domain.Init(s.Child("domain"), "domainMetadata.domain"));
+    DELTA_RETURN_IF_ERROR(
+        configuration.Init(s.Child("configuration"), "domainMetadata.configuration"));
+    return removed.Init(s.Child("removed"), "domainMetadata.removed");
+  }
+
+  Result<Action> Decode(int64_t i, int64_t row) const {
+    if (domain.IsNull(i)) return NullField(row, "domainMetadata.domain");
+    DomainMetadata dm;
+    dm.domain = std::string(domain.View(i));
+    dm.configuration = configuration.Get(i).value_or("");
+    dm.removed = removed.Get(i).value_or(false);
+    return Action(std::move(dm));
+  }
+};
+
+struct CheckpointMetadataDecoder {
+  StructColumn s;
+  IntColumn version;
+  StringMapColumn tags;
+
+  Status Init(std::shared_ptr<arrow::Array> array) {
+    DELTA_RETURN_IF_ERROR(s.Init(std::move(array), "checkpointMetadata"));
+    DELTA_RETURN_IF_ERROR(version.Init(s.Child("version"), "checkpointMetadata.version"));
+    return tags.Init(s.Child("tags"), "checkpointMetadata.tags");
+  }
+
+  Result<Action> Decode(int64_t i, int64_t row) const {
+    if (version.IsNull(i)) return NullField(row, "checkpointMetadata.version");
+    CheckpointMetadata cm;
+    cm.version = version.Value(i);
+    cm.tags = tags.Get(i);
+    return Action(std::move(cm));
+  }
+};
+
+struct SidecarDecoder {
+  StructColumn s;
+  StringColumn path;
+  IntColumn size_in_bytes, modification_time;
+  StringMapColumn tags;
+
+  Status Init(std::shared_ptr<arrow::Array> array) {
+    DELTA_RETURN_IF_ERROR(s.Init(std::move(array), "sidecar"));
+    DELTA_RETURN_IF_ERROR(path.Init(s.Child("path"), "sidecar.path"));
+    DELTA_RETURN_IF_ERROR(
+        size_in_bytes.Init(s.Child("sizeInBytes"), "sidecar.sizeInBytes"));
+    DELTA_RETURN_IF_ERROR(
+        modification_time.Init(s.Child("modificationTime"), "sidecar.modificationTime"));
+    return tags.Init(s.Child("tags"), "sidecar.tags");
+  }
+
+  Result<Action> Decode(int64_t i, int64_t row) const {
+    if (path.IsNull(i)) return NullField(row, "sidecar.path");
+    Sidecar sc;
+    sc.path = std::string(path.View(i));
+    sc.size_in_bytes = size_in_bytes.Get(i).value_or(0);
+    sc.modification_time = modification_time.Get(i).value_or(0);
+    sc.tags = tags.Get(i);
+    return Action(std::move(sc));
+  }
+};
+
+// All decoders for one record batch.
+struct BatchDecoder {
+  AddDecoder add;
+  RemoveDecoder remove;
+  MetadataDecoder metadata;
+  ProtocolDecoder protocol;
+  TxnDecoder txn;
+  DomainMetadataDecoder domain;
+  CheckpointMetadataDecoder checkpoint_metadata;
+  SidecarDecoder sidecar;
+
+  Status Init(const arrow::RecordBatch& batch) {
+    DELTA_RETURN_IF_ERROR(add.Init(batch.GetColumnByName("add")));
+    DELTA_RETURN_IF_ERROR(remove.Init(batch.GetColumnByName("remove")));
+    DELTA_RETURN_IF_ERROR(metadata.Init(batch.GetColumnByName("metaData")));
+    DELTA_RETURN_IF_ERROR(protocol.Init(batch.GetColumnByName("protocol")));
+    DELTA_RETURN_IF_ERROR(txn.Init(batch.GetColumnByName("txn")));
+    DELTA_RETURN_IF_ERROR(domain.Init(batch.GetColumnByName("domainMetadata")));
+    DELTA_RETURN_IF_ERROR(
+        checkpoint_metadata.Init(batch.GetColumnByName("checkpointMetadata")));
+    return sidecar.Init(batch.GetColumnByName("sidecar"));
+  }
+
+  template <typename D>
+  static Status DecodeIfPresent(const D& d, int64_t i, int64_t row,
+                                std::vector<Action>* out) {
+    if (d.s.IsNull(i)) return OkStatus();
+    DELTA_ASSIGN_OR_RETURN(Action a, d.Decode(i, row));
+    out->push_back(std::move(a));
+    return OkStatus();
+  }
+
+  Status DecodeAll(int64_t num_rows, int64_t first_row, std::vector<Action>* out) const {
+    for (int64_t i = 0; i < num_rows; ++i) {
+      int64_t row = first_row + i;
+      // Adds dominate checkpoints: test them first.
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(add, i, row, out));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(remove, i, row, out));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(metadata, i, row, out));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(protocol, i, row, out));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(txn, i, row, out));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(domain, i, row, out));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(checkpoint_metadata, i, row, out));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(sidecar, i, row, out));
+    }
+    return OkStatus();
+  }
+};
+
+}  // namespace
+
+Result<std::vector<Action>> ParquetCheckpointReader::ReadCheckpoint(
+    const std::string& path) const {
+  std::string context = fmt::format("checkpoint '{}'", path);
+  auto props = DefaultArrowReaderProperties(use_threads_, kCheckpointBatchSize);
+  auto reader_or = OpenParquetFile(fs_, path, props, ErrorCode::kCorruptLog);
+  if (!reader_or) return reader_or.error();
+  auto& reader = *reader_or;
+
+  std::vector<int> leaves;
+  for (const auto& field : reader->manifest().schema_fields) {
+    if (IsActionColumn(field.field->name())) CollectLeaves(field, true, &leaves);
+  }
+  std::vector<Action> actions;
+  if (leaves.empty()) return actions;
+  actions.reserve(static_cast<size_t>(reader->parquet_reader()->metadata()->num_rows()));
+
+  std::vector<int> row_groups(reader->num_row_groups());
+  for (int i = 0; i < reader->num_row_groups(); ++i) row_groups[i] = i;
+  try {
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto batches,
+                                 reader->GetRecordBatchReader(row_groups, leaves),
+                                 ErrorCode::kCorruptLog, context);
+    int64_t first_row = 0;
+    BatchDecoder decoder;
+    while (true) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      DELTA_ARROW_RETURN_NOT_OK(batches->ReadNext(&batch), ErrorCode::kCorruptLog,
+                                context);
+      if (batch == nullptr) break;
+      DELTA_ARROW_RETURN_NOT_OK(batch->Validate(), ErrorCode::kCorruptLog, context);
+      Status st = decoder.Init(*batch);
+      if (st) st = decoder.DecodeAll(batch->num_rows(), first_row, &actions);
+      if (!st) return WithContext(st.error(), context);
+      first_row += batch->num_rows();
+    }
+  } catch (const std::exception& e) {
+    return MakeError(ErrorCode::kCorruptLog, "{}: {}", context, e.what());
+  }
+  return actions;
+}
+
+}  // namespace deltaguard

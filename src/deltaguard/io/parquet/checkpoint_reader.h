@@ -1,0 +1,36 @@
+/// \file deltaguard/io/parquet/checkpoint_reader.h
+/// ParquetCheckpointReader: the Arrow/Parquet implementation of log/CheckpointReader,
+/// turning checkpoint and sidecar rows into Actions (PROTOCOL.md "Checkpoint Schema").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "deltaguard/io/fs/file_system.h"
+#include "deltaguard/log/snapshot.h"
+
+namespace deltaguard {
+
+/// Reads classic, multi-part and V2 checkpoints and V2 sidecars.
+///
+/// Guarantees:
+///  1. Only the action columns (add, remove, metaData, protocol, txn, domainMetadata,
+///     checkpointMetadata, sidecar) are read, and never add/remove.stats_parsed or
+///     partitionValues_parsed; missing columns and fields read as null.
+///  2. Actions come out in row order; a row yields one action per non-null action column.
+///  3. Every byte is read through the FileSystem given at construction.
+///  4. A file that is not valid Parquet, or whose action columns have unexpected types,
+///     is kCorruptLog naming the file; a missing file keeps the FileSystem's kNotFound.
+class ParquetCheckpointReader final : public CheckpointReader {
+ public:
+  explicit ParquetCheckpointReader(FileSystemRef fs, bool use_threads = true)
+      : fs_(std::move(fs)), use_threads_(use_threads) {}
+
+  Result<std::vector<Action>> ReadCheckpoint(const std::string& path) const override;
+
+ private:
+  FileSystemRef fs_;
+  bool use_threads_;
+};
+
+}  // namespace deltaguard

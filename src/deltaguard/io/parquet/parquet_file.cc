@@ -1,0 +1,201 @@
+#include "deltaguard/io/parquet/parquet_file.h"
+
+#include <arrow/buffer.h>
+#include <arrow/compute/initialize.h>
+#include <arrow/record_batch.h>
+#include <fmt/format.h>
+#include <parquet/file_reader.h>
+#include <parquet/metadata.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <mutex>
+
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+
+namespace deltaguard {
+
+// ---------------------------------------------------------------------------------------
+// FileSystemRandomAccessFile
+
+Result<std::shared_ptr<FileSystemRandomAccessFile>> FileSystemRandomAccessFile::Open(
+    FileSystemRef fs, std::string path) {
+  DELTA_ASSIGN_OR_RETURN(FileInfo info, fs->Stat(path));
+  return std::shared_ptr<FileSystemRandomAccessFile>(
+      new FileSystemRandomAccessFile(std::move(fs), std::move(path), info.size));
+}
+
+arrow::Status FileSystemRandomAccessFile::Close() {
+  std::lock_guard<std::mutex> lock(mu_);
+  closed_ = true;
+  return arrow::Status::OK();
+}
+
+bool FileSystemRandomAccessFile::closed() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return closed_;
+}
+
+arrow::Result<int64_t> FileSystemRandomAccessFile::Tell() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return position_;
+}
+
+arrow::Status FileSystemRandomAccessFile::Seek(int64_t position) {
+  if (position < 0) return arrow::Status::Invalid("negative seek position ", position);
+  std::lock_guard<std::mutex> lock(mu_);
+  position_ = position;
+  return arrow::Status::OK();
+}
+
+arrow::Result<int64_t> FileSystemRandomAccessFile::GetSize() { return size_; }
+
+arrow::Result<std::shared_ptr<arrow::Buffer>> FileSystemRandomAccessFile::ReadAt(
+    int64_t position, int64_t nbytes) {
+  if (position < 0 || nbytes < 0) {
+    return arrow::Status::Invalid("invalid read of ", nbytes, " bytes at ", position,
+                                  " in '", path_, "'");
+  }
+  // RandomAccessFile semantics: a read past the end returns the bytes that exist.
+  int64_t length = std::min(nbytes, std::max<int64_t>(0, size_ - position));
+  if (length == 0) return std::make_shared<arrow::Buffer>(nullptr, 0);
+  Result<std::string> data = fs_->ReadRange(path_, position, length);
+  if (!data) return internal::ToArrowStatus(data.error());
+  return arrow::Buffer::FromString(std::move(*data));
+}
+
+arrow::Result<int64_t> FileSystemRandomAccessFile::ReadAt(int64_t position,
+                                                          int64_t nbytes, void* out) {
+  ARROW_ASSIGN_OR_RAISE(auto buffer, ReadAt(position, nbytes));
+  if (buffer->size() > 0) std::memcpy(out, buffer->data(), buffer->size());
+  return buffer->size();
+}
+
+arrow::Result<int64_t> FileSystemRandomAccessFile::Read(int64_t nbytes, void* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ARROW_ASSIGN_OR_RAISE(int64_t n, ReadAt(position_, nbytes, out));
+  position_ += n;
+  return n;
+}
+
+arrow::Result<std::shared_ptr<arrow::Buffer>> FileSystemRandomAccessFile::Read(
+    int64_t nbytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ARROW_ASSIGN_OR_RAISE(auto buffer, ReadAt(position_, nbytes));
+  position_ += buffer->size();
+  return buffer;
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+Status InitializeArrowCompute() {
+  static std::once_flag once;
+  static arrow::Status status;
+  std::call_once(once, [] { status = arrow::compute::Initialize(); });
+  if (!status.ok()) {
+    return internal::FromArrowStatus(status, ErrorCode::kInternal,
+                                     "cannot initialize Arrow compute");
+  }
+  return OkStatus();
+}
+
+parquet::ArrowReaderProperties DefaultArrowReaderProperties(bool use_threads,
+                                                            int64_t batch_size) {
+  parquet::ArrowReaderProperties props(use_threads);
+  props.set_batch_size(batch_size);
+  props.set_pre_buffer(true);
+  // Spark writes legacy INT96 timestamps; Delta timestamps are microseconds.
+  props.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
+  return props;
+}
+
+Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
+    const FileSystemRef& fs, const std::string& path,
+    const parquet::ArrowReaderProperties& properties, ErrorCode corrupt_code) {
+  auto file = FileSystemRandomAccessFile::Open(fs, path);
+  if (!file) return file.error();
+  std::string context = fmt::format("cannot read Parquet file '{}'", path);
+  try {
+    parquet::arrow::FileReaderBuilder builder;
+    DELTA_ARROW_RETURN_NOT_OK(builder.Open(*file), corrupt_code, context);
+    builder.memory_pool(arrow::default_memory_pool())->properties(properties);
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto reader, builder.Build(), corrupt_code, context);
+    return reader;
+  } catch (const std::exception& e) {
+    // parquet-cpp converts its exceptions to Status at the API boundary; this is a last
+    // line of defence so that nothing escapes the library.
+    return MakeError(corrupt_code, "{}: {}", context, e.what());
+  }
+}
+
+Status CheckColumnChunkSizes(const parquet::FileMetaData& metadata,
+                             const std::vector<int>& leaves, const std::string& path) {
+  constexpr int64_t kMaxChunkBytes = int64_t{1} << 31;
+  std::vector<int> columns = leaves;
+  if (columns.empty()) {
+    for (int c = 0; c < metadata.num_columns(); ++c) columns.push_back(c);
+  }
+  try {
+    for (int g = 0; g < metadata.num_row_groups(); ++g) {
+      auto row_group = metadata.RowGroup(g);
+      for (int c : columns) {
+        auto chunk = row_group->ColumnChunk(c);
+        if (chunk->total_uncompressed_size() >= kMaxChunkBytes) {
+          return MakeError(ErrorCode::kUnsupportedFeature,
+                           "Parquet file '{}': column '{}' in row group {} is {} bytes "
+                           "uncompressed; chunks of 2 GiB or more are not supported",
+                           path, chunk->path_in_schema()->ToDotString(), g,
+                           chunk->total_uncompressed_size());
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    return MakeError(ErrorCode::kCorruptData, "cannot read Parquet file '{}': {}", path,
+                     e.what());
+  }
+  return OkStatus();
+}
+
+Result<int64_t> ReadParquetFooterRowCount(const FileSystemRef& fs,
+                                          const std::string& path) {
+  DELTA_ASSIGN_OR_RETURN(
+      auto reader, OpenParquetFile(fs, path, DefaultArrowReaderProperties(false, 1024),
+                                   ErrorCode::kCorruptData));
+  return reader->parquet_reader()->metadata()->num_rows();
+}
+
+Result<int64_t> ScanParquetFile(const FileSystemRef& fs, const std::string& path) {
+  DELTA_ASSIGN_OR_RETURN(
+      auto reader,
+      OpenParquetFile(fs, path, DefaultArrowReaderProperties(false, 64 * 1024),
+                      ErrorCode::kCorruptData));
+  std::string context = fmt::format("cannot read Parquet file '{}'", path);
+  DELTA_RETURN_IF_ERROR(
+      CheckColumnChunkSizes(*reader->parquet_reader()->metadata(), {}, path));
+  try {
+    std::vector<int> row_groups(reader->num_row_groups());
+    for (int i = 0; i < reader->num_row_groups(); ++i) row_groups[i] = i;
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto batches, reader->GetRecordBatchReader(row_groups),
+                                 ErrorCode::kCorruptData, context);
+    int64_t rows = 0;
+    while (true) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      DELTA_ARROW_RETURN_NOT_OK(batches->ReadNext(&batch), ErrorCode::kCorruptData,
+                                context);
+      if (batch == nullptr) break;
+      DELTA_ARROW_RETURN_NOT_OK(batch->Validate(), ErrorCode::kCorruptData, context);
+      rows += batch->num_rows();
+    }
+    return rows;
+  } catch (const std::exception& e) {
+    return MakeError(ErrorCode::kCorruptData, "{}: {}", context, e.what());
+  }
+}
+
+Result<int64_t> ScanParquetFile(const std::string& path) {
+  return ScanParquetFile(MakeLocalFileSystem(), path);
+}
+
+}  // namespace deltaguard

@@ -1,0 +1,58 @@
+/// \file deltaguard/io/parquet/table_scan.h
+/// Read the rows of a snapshot as Arrow record batches in the table's logical schema:
+/// column mapping, partition values, type widening, missing columns and deletion
+/// vectors are all resolved here.
+#pragma once
+
+#include <arrow/record_batch.h>
+#include <arrow/type_fwd.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deltaguard/log/snapshot.h"
+#include "deltaguard/util/result.h"
+
+namespace deltaguard {
+
+struct ScanOptions {
+  /// Dotted logical paths ("a", "b.c"); empty selects every column.
+  std::vector<std::string> columns;
+  std::optional<int64_t> limit;
+  int64_t batch_size = 64 * 1024;
+};
+
+/// A forward-only scan of a snapshot's live rows.
+///
+/// Guarantees:
+///  1. Files are read in snapshot order (Snapshot::files()), rows in file order; rows
+///  whose
+///     file position is in the file's deletion vector are dropped (PROTOCOL.md "Deletion
+///     Vectors"); at most `limit` rows are returned and no file past the limit is opened.
+///  2. Every batch has output_schema() exactly: logical names (a nested selection "b.c"
+///  is
+///     a top-level column named "b.c", NULL where any ancestor is NULL) and Delta's Arrow
+///     types (arrow_schema.h). Columns absent from a file are NULL; partition columns
+///     come from add.partitionValues (keyed by physical name under column mapping).
+///  3. No batch is empty. Next() returns nullptr at the end; after an error every later
+///     Next() returns the same error. Errors name the data file.
+class TableScan {
+ public:
+  virtual ~TableScan() = default;
+
+  /// Unknown columns are kInvalidArgument naming the column and listing the available
+  /// ones; a selected variant column is kUnsupportedFeature.
+  static Result<std::unique_ptr<TableScan>> Make(SnapshotRef snapshot,
+                                                 const ScanOptions& options);
+
+  /// The output schema: logical names and types.
+  virtual const std::shared_ptr<arrow::Schema>& output_schema() const = 0;
+
+  /// The next batch, or nullptr at the end.
+  virtual Result<std::shared_ptr<arrow::RecordBatch>> Next() = 0;
+};
+
+}  // namespace deltaguard

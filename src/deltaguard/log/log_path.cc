@@ -1,0 +1,191 @@
+#include "deltaguard/log/log_path.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "deltaguard/io/fs/file_system.h"
+
+namespace deltaguard {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Parse a run of digits at the front of `s` (1..19 digits, fits int64); advances `s`.
+std::optional<int64_t> TakeNumber(std::string_view* s) {
+  size_t n = 0;
+  while (n < s->size() && IsDigit((*s)[n])) ++n;
+  if (n == 0 || n > 20) return std::nullopt;
+  uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s->data(), s->data() + n, v);
+  if (ec != std::errc() || v > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+  s->remove_prefix(n);
+  return static_cast<int64_t>(v);
+}
+
+bool TakePrefix(std::string_view* s, std::string_view prefix) {
+  if (s->substr(0, prefix.size()) != prefix) return false;
+  s->remove_prefix(prefix.size());
+  return true;
+}
+
+// "file:" URI → local path (already decoded); nullopt if not a file: URI.
+std::optional<std::string_view> StripFileScheme(std::string_view s) {
+  if (s.size() < 5) return std::nullopt;
+  std::string_view scheme = s.substr(0, 5);
+  if (scheme != "file:" && scheme != "FILE:") return std::nullopt;
+  s.remove_prefix(5);
+  if (TakePrefix(&s, "//")) {
+    // file://<authority>/path: only an empty authority or localhost is local.
+    size_t slash = s.find('/');
+    if (slash == std::string_view::npos) return std::nullopt;
+    std::string_view host = s.substr(0, slash);
+    if (!host.empty() && host != "localhost") return std::nullopt;
+    s.remove_prefix(slash);
+  }
+  return s;
+}
+
+// True for "scheme://..." (RFC 3986 scheme characters before "://").
+bool HasUriScheme(std::string_view s) {
+  size_t colon = s.find("://");
+  if (colon == std::string_view::npos || colon == 0) return false;
+  for (size_t i = 0; i < colon; ++i) {
+    char c = s[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (i > 0 && (IsDigit(c) || c == '+' || c == '-' || c == '.'));
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<LogFileName> ParseLogFileName(std::string_view name) {
+  std::string_view s = name;
+  std::optional<int64_t> version = TakeNumber(&s);
+  if (!version) return std::nullopt;
+  LogFileName out;
+  out.version = *version;
+  if (s == ".json") {
+    out.type = LogFileType::kCommit;
+    return out;
+  }
+  if (s == ".crc") {
+    out.type = LogFileType::kChecksum;
+    return out;
+  }
+  if (TakePrefix(&s, ".checkpoint.")) {
+    if (s == "parquet") {
+      out.type = LogFileType::kCheckpointClassic;
+      return out;
+    }
+    // Multi-part: <part>.<num_parts>.parquet, both numeric.
+    std::string_view t = s;
+    std::optional<int64_t> part = TakeNumber(&t);
+    if (part && TakePrefix(&t, ".")) {
+      std::optional<int64_t> num = TakeNumber(&t);
+      if (num && t == ".parquet") {
+        if (*part < 1 || *num < 1 || *part > *num || *num > INT32_MAX) return std::nullopt;
+        out.type = LogFileType::kCheckpointMultiPart;
+        out.part = static_cast<int32_t>(*part);
+        out.num_parts = static_cast<int32_t>(*num);
+        return out;
+      }
+    }
+    // UUID-named V2: <uuid>.json|parquet, the uuid holding no '.'.
+    size_t dot = s.find('.');
+    if (dot == 0 || dot == std::string_view::npos) return std::nullopt;
+    std::string_view ext = s.substr(dot);
+    if (ext == ".json") {
+      out.type = LogFileType::kCheckpointV2Json;
+      return out;
+    }
+    if (ext == ".parquet") {
+      out.type = LogFileType::kCheckpointV2Parquet;
+      return out;
+    }
+    return std::nullopt;
+  }
+  if (TakePrefix(&s, ".")) {
+    std::optional<int64_t> end = TakeNumber(&s);
+    if (end && s == ".compacted.json" && *end >= out.version) {
+      out.type = LogFileType::kCompaction;
+      out.end_version = *end;
+      return out;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string VersionPrefix(int64_t version) { return fmt::format("{:020d}", version); }
+
+std::string CommitFileName(int64_t version) {
+  return fmt::format("{:020d}.json", version);
+}
+
+std::string CheckpointFileName(int64_t version) {
+  return fmt::format("{:020d}.checkpoint.parquet", version);
+}
+
+std::string MultiPartCheckpointFileName(int64_t version, int32_t part, int32_t num_parts) {
+  return fmt::format("{:020d}.checkpoint.{:010d}.{:010d}.parquet", version, part,
+                     num_parts);
+}
+
+std::string_view BaseName(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string NormalizeTableRoot(std::string_view table_root) {
+  std::string out;
+  if (std::optional<std::string_view> local = StripFileScheme(table_root)) {
+    out = PercentDecodeLenient(*local);
+  } else {
+    out = std::string(table_root);
+  }
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+std::string LogDirOf(std::string_view table_root) {
+  return JoinPath(table_root, kDeltaLogDirName);
+}
+
+std::string PercentDecodeLenient(std::string_view s) {
+  if (s.find('%') == std::string_view::npos) return std::string(s);
+  auto hex = [](char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size()) {
+      int hi = hex(s[i + 1]);
+      int lo = hex(s[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        out.push_back(static_cast<char>(hi * 16 + lo));
+        i += 2;
+        continue;
+      }
+    }
+    out.push_back(s[i]);
+  }
+  return out;
+}
+
+std::string ResolveLogPath(std::string_view base_dir, std::string_view logged_path) {
+  if (std::optional<std::string_view> local = StripFileScheme(logged_path)) {
+    return PercentDecodeLenient(*local);
+  }
+  if (HasUriScheme(logged_path)) return PercentDecodeLenient(logged_path);
+  std::string decoded = PercentDecodeLenient(logged_path);
+  if (!decoded.empty() && decoded.front() == '/') return decoded;
+  return JoinPath(base_dir, decoded);
+}
+
+}  // namespace deltaguard

@@ -1,0 +1,96 @@
+#include "deltaguard/log/log_path.h"
+
+#include <gtest/gtest.h>
+
+namespace deltaguard {
+namespace {
+
+TEST(LogPathTest, BuildsNames) {
+  EXPECT_EQ(CommitFileName(42), "00000000000000000042.json");
+  EXPECT_EQ(CheckpointFileName(10), "00000000000000000010.checkpoint.parquet");
+  EXPECT_EQ(MultiPartCheckpointFileName(5, 2, 3),
+            "00000000000000000005.checkpoint.0000000002.0000000003.parquet");
+  EXPECT_EQ(VersionPrefix(7), "00000000000000000007");
+}
+
+TEST(LogPathTest, ParsesCommitAndCheckpointNames) {
+  auto c = ParseLogFileName("00000000000000000042.json");
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->type, LogFileType::kCommit);
+  EXPECT_EQ(c->version, 42);
+  EXPECT_FALSE(c->is_checkpoint());
+
+  auto cl = ParseLogFileName("00000000000000000010.checkpoint.parquet");
+  ASSERT_TRUE(cl.has_value());
+  EXPECT_EQ(cl->type, LogFileType::kCheckpointClassic);
+  EXPECT_EQ(cl->version, 10);
+  EXPECT_TRUE(cl->is_checkpoint());
+
+  auto mp = ParseLogFileName("00000000000000000005.checkpoint.0000000002.0000000003.parquet");
+  ASSERT_TRUE(mp.has_value());
+  EXPECT_EQ(mp->type, LogFileType::kCheckpointMultiPart);
+  EXPECT_EQ(mp->part, 2);
+  EXPECT_EQ(mp->num_parts, 3);
+
+  auto v2j = ParseLogFileName(
+      "00000000000000000002.checkpoint.39af70be-31c1-4e29-ac01-acfe7c9e27ba.json");
+  ASSERT_TRUE(v2j.has_value());
+  EXPECT_EQ(v2j->type, LogFileType::kCheckpointV2Json);
+  EXPECT_EQ(v2j->version, 2);
+  auto v2p = ParseLogFileName(
+      "00000000000000000002.checkpoint.39af70be-31c1-4e29-ac01-acfe7c9e27ba.parquet");
+  ASSERT_TRUE(v2p.has_value());
+  EXPECT_EQ(v2p->type, LogFileType::kCheckpointV2Parquet);
+
+  auto comp = ParseLogFileName("00000000000000000004.00000000000000000006.compacted.json");
+  ASSERT_TRUE(comp.has_value());
+  EXPECT_EQ(comp->type, LogFileType::kCompaction);
+  EXPECT_EQ(comp->end_version, 6);
+
+  auto crc = ParseLogFileName("00000000000000000004.crc");
+  ASSERT_TRUE(crc.has_value());
+  EXPECT_EQ(crc->type, LogFileType::kChecksum);
+}
+
+TEST(LogPathTest, IgnoresEverythingElse) {
+  for (const char* name :
+       {"_last_checkpoint", ".00000000000000000000.json.crc", "00000000000000000000.json.tmp",
+        ".00000000000000000001.json.0123456789abcdef.tmp", "00000000000000000000.jsonx",
+        "abc.json", "00000000000000000001.checkpoint.0000000003.0000000002.parquet",
+        "00000000000000000001.checkpoint.0000000000.0000000002.parquet",
+        "00000000000000000001.checkpoint.parquet.crc", "00000000000000000001.checkpoint..json",
+        "00000000000000000006.00000000000000000004.compacted.json",
+        "000000000000000000000000000001.json", "", "_sidecars", "_commits", "_staged_commits"}) {
+    EXPECT_FALSE(ParseLogFileName(name).has_value()) << name;
+  }
+}
+
+TEST(LogPathTest, NormalizesTableRoot) {
+  EXPECT_EQ(NormalizeTableRoot("/data/t/"), "/data/t");
+  EXPECT_EQ(NormalizeTableRoot("/data/t//"), "/data/t");
+  EXPECT_EQ(NormalizeTableRoot("/"), "/");
+  EXPECT_EQ(NormalizeTableRoot("file:///data/t/"), "/data/t");
+  EXPECT_EQ(NormalizeTableRoot("file:/data/my%20t"), "/data/my t");
+  EXPECT_EQ(NormalizeTableRoot("file://localhost/data/t"), "/data/t");
+  EXPECT_EQ(NormalizeTableRoot("relative/t"), "relative/t");
+  EXPECT_EQ(LogDirOf("/data/t"), "/data/t/_delta_log");
+  EXPECT_EQ(BaseName("/a/b/c.json"), "c.json");
+  EXPECT_EQ(BaseName("c.json"), "c.json");
+}
+
+TEST(LogPathTest, ResolvesLoggedPaths) {
+  EXPECT_EQ(ResolveLogPath("/t", "a=1/part-0.parquet"), "/t/a=1/part-0.parquet");
+  // Hive-escaped ':' is URI-encoded again in the log; decode exactly once.
+  EXPECT_EQ(ResolveLogPath("/t", "x=2021-09-08%2011%253A11/p%20q.parquet"),
+            "/t/x=2021-09-08 11%3A11/p q.parquet");
+  EXPECT_EQ(ResolveLogPath("/t", "file:///abs/p.parquet"), "/abs/p.parquet");
+  EXPECT_EQ(ResolveLogPath("/t", "file:/abs/a%20b.parquet"), "/abs/a b.parquet");
+  EXPECT_EQ(ResolveLogPath("/t", "/abs/p.parquet"), "/abs/p.parquet");
+  EXPECT_EQ(ResolveLogPath("/t", "s3://bucket/p%20q.parquet"), "s3://bucket/p q.parquet");
+  EXPECT_EQ(ResolveLogPath("/t", "100%.parquet"), "/t/100%.parquet");  // malformed: literal
+  EXPECT_EQ(PercentDecodeLenient("a%2Fb%zz%4"), "a/b%zz%4");
+  EXPECT_EQ(PercentDecodeLenient("a%2Fb"), "a/b");
+}
+
+}  // namespace
+}  // namespace deltaguard

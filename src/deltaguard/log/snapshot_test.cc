@@ -1,0 +1,466 @@
+#include "deltaguard/log/snapshot.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "deltaguard/log/log_test_util.h"
+#include "deltaguard/schema/data_type.h"
+
+namespace deltaguard {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using namespace testing;  // NOLINT: test helpers
+
+std::vector<std::string> Paths(const Snapshot& s) {
+  std::vector<std::string> out;
+  for (const auto& f : s.files()) out.push_back(f.path);
+  return out;
+}
+
+Result<SnapshotRef> Load(const TestTable& t, const CheckpointReader& reader,
+                         SnapshotSpec spec = {}) {
+  return Snapshot::Load(LocalFs(), t.root(), reader, spec);
+}
+
+TEST(SnapshotTest, AddRemoveReAdd) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {CommitInfoLine("CREATE"), ProtocolLine(), MetadataLine(), AddLine("b"),
+               AddLine("a")});
+  t.Commit(1, {AddLine("c"), RemoveLine("a")});
+  t.Commit(2, {AddLine("a", 200)});  // re-add after remove
+  t.Commit(3, {RemoveLine("c")});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  const Snapshot& s = **snap;
+  EXPECT_EQ(s.version(), 3);
+  EXPECT_THAT(Paths(s), ElementsAre("a", "b"));  // sorted by path
+  EXPECT_EQ(s.files()[0].size, 200);
+  ASSERT_EQ(s.tombstones().size(), 1u);
+  EXPECT_EQ(s.tombstones()[0].path, "c");
+  EXPECT_EQ(s.schema()->num_fields(), 1u);
+  EXPECT_EQ(s.schema()->field(0).name, "id");
+  EXPECT_EQ(s.column_mapping_mode(), ColumnMappingMode::kNone);
+  EXPECT_EQ(s.segment().commit_versions, (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_FALSE(s.segment().checkpoint_version.has_value());
+  EXPECT_EQ(s.table_root(), t.root());
+  EXPECT_EQ(s.log_dir(), t.log_dir());
+
+  auto v1 = Load(t, reader, SnapshotSpec{1, std::nullopt});
+  ASSERT_TRUE(v1.has_value()) << v1.error().message;
+  EXPECT_THAT(Paths(**v1), ElementsAre("b", "c"));
+}
+
+TEST(SnapshotTest, DeletionVectorKeyedReplay) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(3, 7, {"deletionVectors"}, {"deletionVectors"}), MetadataLine(),
+               AddLine("f1"), AddLine("f2")});
+  // DELETE with DVs: remove (f1, no dv) + add (f1, dv1).
+  t.Commit(1, {RemoveLine("f1"), AddLine("f1", 100, "dv1")});
+  // Second DELETE: remove (f1, dv1) + add (f1, dv2); remove of f2 with an unrelated DV
+  // does not affect the live (f2, no dv).
+  t.Commit(2, {RemoveLine("f1", "dv1"), AddLine("f1", 100, "dv2"), RemoveLine("f2", "zz")});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  const Snapshot& s = **snap;
+  ASSERT_EQ(s.files().size(), 2u);
+  EXPECT_EQ(s.files()[0].path, "f1");
+  ASSERT_TRUE(s.files()[0].deletion_vector.has_value());
+  EXPECT_EQ(s.files()[0].deletion_vector->path_or_inline_dv, "dv2");
+  EXPECT_EQ(s.files()[1].path, "f2");
+  EXPECT_FALSE(s.files()[1].deletion_vector.has_value());
+  EXPECT_EQ(s.tombstones().size(), 3u);  // (f1), (f1,dv1), (f2,zz)
+}
+
+TEST(SnapshotTest, ProtocolMetadataTxnDomainLatestWins) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(1, 2), MetadataLine("", "id-0"), TxnLine("app1", 1),
+               TxnLine("app2", 7), DomainLine("d1", "one", false),
+               DomainLine("d2", "two", false)});
+  t.Commit(1, {ProtocolLine(1, 4), MetadataLine(R"("delta.appendOnly":"true")", "id-1"),
+               TxnLine("app1", 2), DomainLine("d1", "uno", false),
+               DomainLine("d2", "", true)});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  const Snapshot& s = **snap;
+  EXPECT_EQ(s.protocol().min_writer_version, 4);
+  EXPECT_EQ(s.metadata().id, "id-1");
+  EXPECT_EQ(s.metadata().GetConfig("delta.appendonly"), "true");
+  ASSERT_EQ(s.transactions().size(), 2u);
+  EXPECT_EQ(s.transactions().at("app1").version, 2);
+  EXPECT_EQ(s.transactions().at("app2").version, 7);
+  ASSERT_EQ(s.domain_metadata().size(), 1u);  // d2 removed
+  EXPECT_EQ(s.domain_metadata()[0].domain, "d1");
+  EXPECT_EQ(s.domain_metadata()[0].configuration, "uno");
+}
+
+TEST(SnapshotTest, CheckpointPlusCommits) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  for (int v = 0; v <= 5; ++v) t.Commit(v, {v == 0 ? ProtocolLine() : CommitInfoLine()});
+  // Checkpoint at 3 (NDJSON stands in for Parquet): the reconciled state.
+  t.File(CheckpointFileName(3),
+         {ProtocolLine(), MetadataLine("", "cp"), AddLine("x"), AddLine("y"),
+          RemoveLine("old"), TxnLine("app", 3), DomainLine("d", "c", false)});
+  t.Commit(4, {RemoveLine("x"), AddLine("z")});
+  t.Commit(5, {AddLine("x", 5)});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  const Snapshot& s = **snap;
+  EXPECT_THAT(Paths(s), ElementsAre("x", "y", "z"));
+  EXPECT_EQ(s.files()[0].size, 5);
+  EXPECT_EQ(s.metadata().id, "cp");
+  EXPECT_EQ(s.transactions().at("app").version, 3);
+  EXPECT_EQ(s.domain_metadata().size(), 1u);
+  ASSERT_EQ(s.tombstones().size(), 1u);  // "old"; "x" was re-added
+  EXPECT_EQ(s.tombstones()[0].path, "old");
+  EXPECT_EQ(s.segment().checkpoint_version, 3);
+  EXPECT_EQ(s.segment().commit_versions, (std::vector<int64_t>{4, 5}));
+  ASSERT_EQ(s.segment().checkpoint_files.size(), 1u);
+  EXPECT_THAT(reader.reads(), ElementsAre(HasSubstr(CheckpointFileName(3))));
+}
+
+TEST(SnapshotTest, TimeTravelDoesNotReadNewerCheckpoint) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a")});
+  t.Commit(1, {AddLine("b")});
+  t.Commit(2, {AddLine("c")});
+  t.File(CheckpointFileName(2), {ProtocolLine(), MetadataLine(), AddLine("a"),
+                                 AddLine("b"), AddLine("c")});
+  t.LastCheckpoint(R"({"version":2,"size":5})");
+  auto snap = Load(t, reader, SnapshotSpec{1, std::nullopt});
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_THAT(Paths(**snap), ElementsAre("a", "b"));
+  EXPECT_TRUE(reader.reads().empty());
+}
+
+TEST(SnapshotTest, MultiPartCheckpoint) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a")});
+  t.Commit(1, {AddLine("b")});
+  t.File(MultiPartCheckpointFileName(1, 1, 2), {ProtocolLine(), MetadataLine(), AddLine("a")});
+  t.File(MultiPartCheckpointFileName(1, 2, 2), {AddLine("b")});
+  t.Commit(2, {AddLine("c")});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_THAT(Paths(**snap), ElementsAre("a", "b", "c"));
+  EXPECT_EQ((*snap)->segment().checkpoint_files.size(), 2u);
+  EXPECT_EQ(reader.reads().size(), 2u);
+}
+
+TEST(SnapshotTest, UnreadableCheckpointFallsBackToOlderOne) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a")});
+  t.Commit(1, {AddLine("b")});
+  t.Commit(2, {AddLine("c")});
+  t.Commit(3, {RemoveLine("a")});
+  t.File(CheckpointFileName(1), {ProtocolLine(), MetadataLine(), AddLine("a"), AddLine("b")});
+  t.File(CheckpointFileName(2), {"garbage"});
+  t.LastCheckpoint(R"({"version":2,"size":5})");
+  reader.FailOn(CheckpointFileName(2));
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_THAT(Paths(**snap), ElementsAre("b", "c"));
+  EXPECT_EQ((*snap)->segment().checkpoint_version, 1);
+  EXPECT_EQ((*snap)->segment().commit_versions, (std::vector<int64_t>{2, 3}));
+}
+
+TEST(SnapshotTest, UnreadableOnlyCheckpointFallsBackToCommitsOrFails) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a")});
+  t.Commit(1, {AddLine("b")});
+  t.File(CheckpointFileName(1), {ProtocolLine(), MetadataLine(), AddLine("a"), AddLine("b")});
+  reader.FailOn(CheckpointFileName(1));
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_THAT(Paths(**snap), ElementsAre("a", "b"));
+  EXPECT_FALSE((*snap)->segment().checkpoint_version.has_value());
+  // Without 0.json there is nothing to fall back to.
+  std::filesystem::remove(t.log_dir() + "/" + CommitFileName(0));
+  auto bad = Load(t, reader);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code, ErrorCode::kCorruptData);
+  EXPECT_THAT(bad.error().message, HasSubstr("cannot read the checkpoint for version 1"));
+  EXPECT_THAT(bad.error().message, HasSubstr(CheckpointFileName(1)));
+}
+
+TEST(SnapshotTest, V2JsonCheckpointWithSidecars) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(3, 7, {"v2Checkpoint"}, {"v2Checkpoint"}), MetadataLine(),
+               AddLine("a"), AddLine("b c")});
+  t.Commit(1, {AddLine("d")});
+  t.File("00000000000000000001.checkpoint.5b2d6c7e-0000-4000-8000-000000000001.json",
+         {R"({"checkpointMetadata":{"version":1}})",
+          R"({"sidecar":{"path":"side%201.parquet","sizeInBytes":1,"modificationTime":1}})",
+          R"({"sidecar":{"path":"side2.parquet","sizeInBytes":1,"modificationTime":1}})",
+          ProtocolLine(3, 7, {"v2Checkpoint"}, {"v2Checkpoint"}), MetadataLine("", "v2")});
+  t.File("_sidecars/side 1.parquet", {AddLine("a"), AddLine("b c")});
+  t.File("_sidecars/side2.parquet", {AddLine("d")});
+  t.Commit(2, {RemoveLine("a")});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_THAT(Paths(**snap), ElementsAre("b c", "d"));
+  EXPECT_EQ((*snap)->metadata().id, "v2");
+  EXPECT_EQ((*snap)->segment().checkpoint_files.size(), 3u);
+  EXPECT_THAT(reader.reads(), ElementsAre(HasSubstr("_sidecars/side 1.parquet"),
+                                          HasSubstr("_sidecars/side2.parquet")));
+}
+
+TEST(SnapshotTest, ClassicNamedCheckpointMayBeV2) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(3, 7, {"v2Checkpoint"}, {"v2Checkpoint"}), MetadataLine(),
+               AddLine("a")});
+  t.File(CheckpointFileName(0),
+         {R"({"checkpointMetadata":{"version":0}})",
+          R"({"sidecar":{"path":"s.parquet","sizeInBytes":1,"modificationTime":1}})",
+          ProtocolLine(3, 7, {"v2Checkpoint"}, {"v2Checkpoint"}), MetadataLine()});
+  t.File("_sidecars/s.parquet", {AddLine("a")});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_THAT(Paths(**snap), ElementsAre("a"));
+  // A missing sidecar makes the checkpoint unusable; 0.json is the fallback.
+  std::filesystem::remove(t.log_dir() + "/_sidecars/s.parquet");
+  snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_FALSE((*snap)->segment().checkpoint_version.has_value());
+}
+
+TEST(SnapshotTest, UnknownReaderFeatureIsRefusedByName) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(3, 7, {"deletionVectors", "fancyNewThing"}, {"fancyNewThing"}),
+               MetadataLine()});
+  auto snap = Load(t, reader);
+  ASSERT_FALSE(snap.has_value());
+  EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature);
+  EXPECT_EQ(snap.error().message,
+            fmt::format("table '{}' requires reader feature 'fancyNewThing' which "
+                        "deltaguard does not support",
+                        t.root()));
+}
+
+TEST(SnapshotTest, GatingPrecedesOtherErrors) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(1, 2), MetadataLine()});
+  t.Commit(1, {ProtocolLine(4, 7, {"x"}, {"x"})});
+  // Commit 2 holds a future action shape we cannot parse; the protocol says we cannot
+  // read the table anyway, and that is what is reported.
+  t.Commit(2, {R"({"add":{"path":5}})"});
+  auto snap = Load(t, reader);
+  ASSERT_FALSE(snap.has_value());
+  EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature);
+  EXPECT_THAT(snap.error().message, HasSubstr("requires reader version 4"));
+  // Reading the version before the upgrade works.
+  EXPECT_TRUE(Load(t, reader, SnapshotSpec{0, std::nullopt}).has_value());
+}
+
+TEST(SnapshotTest, WriterOnlyUnknownFeatureIsTolerated) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(3, 7, {"timestampNtz", "VARIANTTYPE"},
+                            {"timestampNtz", "variantType", "someWriterThing"}),
+               MetadataLine(), AddLine("a")});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_EQ((*snap)->files().size(), 1u);
+}
+
+TEST(SnapshotTest, MissingProtocolOrMetadataIsCorrupt) {
+  FakeCheckpointReader reader;
+  {
+    TestTable t;
+    t.Commit(0, {MetadataLine(), AddLine("a")});
+    auto snap = Load(t, reader);
+    ASSERT_FALSE(snap.has_value());
+    EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
+    EXPECT_THAT(snap.error().message, HasSubstr("no protocol action"));
+  }
+  {
+    TestTable t;
+    t.Commit(0, {ProtocolLine(), AddLine("a")});
+    auto snap = Load(t, reader);
+    ASSERT_FALSE(snap.has_value());
+    EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
+    EXPECT_THAT(snap.error().message, HasSubstr("no metaData action"));
+  }
+  {
+    TestTable t;
+    t.Commit(0, {ProtocolLine(),
+                 R"({"metaData":{"id":"i","format":{"provider":"parquet"},"partitionColumns":[],"configuration":{}}})"});
+    auto snap = Load(t, reader);
+    ASSERT_FALSE(snap.has_value());
+    EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
+    EXPECT_THAT(snap.error().message, HasSubstr("no schemaString"));
+  }
+  {
+    TestTable t;
+    t.Commit(0, {ProtocolLine(), R"({"metaData":{"id":"i","format":{"provider":"parquet"},)"
+                                 R"("schemaString":"{not json","partitionColumns":[],"configuration":{}}})"});
+    auto snap = Load(t, reader);
+    ASSERT_FALSE(snap.has_value());
+    EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
+    EXPECT_THAT(snap.error().message, HasSubstr("invalid schemaString"));
+  }
+}
+
+TEST(SnapshotTest, CorruptCommitNamesFileAndLine) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine()});
+  t.Commit(1, {AddLine("a"), R"({"remove":{"path":"a"}})"});
+  auto snap = Load(t, reader);
+  ASSERT_FALSE(snap.has_value());
+  EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
+  EXPECT_THAT(snap.error().message, HasSubstr(CommitFileName(1) + "' line 2"));
+}
+
+TEST(SnapshotTest, ColumnMappingMode) {
+  FakeCheckpointReader reader;
+  for (auto [value, expected] :
+       std::vector<std::pair<std::string, ColumnMappingMode>>{
+           {"name", ColumnMappingMode::kName}, {"ID", ColumnMappingMode::kId},
+           {"none", ColumnMappingMode::kNone}}) {
+    TestTable t;
+    t.Commit(0, {ProtocolLine(2, 5), MetadataLine("\"delta.columnMapping.mode\":\"" + value + "\"")});
+    auto snap = Load(t, reader);
+    ASSERT_TRUE(snap.has_value()) << snap.error().message;
+    EXPECT_EQ((*snap)->column_mapping_mode(), expected);
+  }
+  TestTable t;
+  t.Commit(0, {ProtocolLine(2, 5), MetadataLine(R"("delta.columnMapping.mode":"physical")")});
+  auto snap = Load(t, reader);
+  ASSERT_FALSE(snap.has_value());
+  EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
+  EXPECT_THAT(snap.error().message, HasSubstr("'physical'"));
+}
+
+TEST(SnapshotTest, ResolveDataPath) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine()});
+  auto snap = Snapshot::Load(LocalFs(), "file://" + t.root() + "/", reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  const Snapshot& s = **snap;
+  EXPECT_EQ(s.table_root(), t.root());
+  EXPECT_EQ(s.ResolveDataPath("p=a%20b/f.parquet"), t.root() + "/p=a b/f.parquet");
+  EXPECT_EQ(s.ResolveDataPath("file:///elsewhere/f.parquet"), "/elsewhere/f.parquet");
+  EXPECT_EQ(s.ResolveDataPath("file:/elsewhere/f.parquet"), "/elsewhere/f.parquet");
+}
+
+TEST(SnapshotTest, TimestampIsCommitFileMtime) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  std::string c0 = t.Commit(0, {CommitInfoLine(), ProtocolLine(), MetadataLine()});
+  std::string c1 = t.Commit(1, {CommitInfoLine()});
+  SetMtime(c0, 1600000000000);
+  SetMtime(c1, 1600000005000);
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value());
+  // commitInfo.timestamp (1700000000000) is not used.
+  EXPECT_EQ((*snap)->timestamp_ms(), 1600000005000);
+  EXPECT_EQ((*Load(t, reader, SnapshotSpec{0, std::nullopt}))->timestamp_ms(), 1600000000000);
+}
+
+TEST(SnapshotTest, TimestampUsesInCommitTimestampWhenEnabled) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  std::string ict_conf =
+      R"("delta.enableInCommitTimestamps":"true","delta.inCommitTimestampEnablementVersion":"2")";
+  t.Commit(0, {CommitInfoLine(), ProtocolLine(), MetadataLine()});
+  t.Commit(1, {CommitInfoLine()});
+  t.Commit(2, {CommitInfoLine("SET TBLPROPERTIES", 1800000000000), ProtocolLine(1, 7, {}, {"inCommitTimestamp"}),
+               MetadataLine(ict_conf)});
+  t.Commit(3, {CommitInfoLine("WRITE", 1800000000500)});
+  SetMtime(t.log_dir() + "/" + CommitFileName(1), 1600000001000);
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_EQ((*snap)->timestamp_ms(), 1800000000500);
+  EXPECT_EQ((*Load(t, reader, SnapshotSpec{2, std::nullopt}))->timestamp_ms(), 1800000000000);
+  EXPECT_EQ((*Load(t, reader, SnapshotSpec{1, std::nullopt}))->timestamp_ms(), 1600000001000);
+  // Checkpoint at the version: the commitInfo is read from the commit file.
+  t.File(CheckpointFileName(3), {ProtocolLine(1, 7, {}, {"inCommitTimestamp"}),
+                                 MetadataLine(ict_conf)});
+  auto cp = Load(t, reader);
+  ASSERT_TRUE(cp.has_value()) << cp.error().message;
+  EXPECT_EQ((*cp)->segment().checkpoint_version, 3);
+  EXPECT_EQ((*cp)->timestamp_ms(), 1800000000500);
+  // An ICT commit without inCommitTimestamp is corrupt.
+  t.Commit(4, {CommitInfoLine()});
+  auto bad = Load(t, reader);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code, ErrorCode::kCorruptLog);
+  EXPECT_THAT(bad.error().message, HasSubstr("inCommitTimestamp"));
+}
+
+TEST(SnapshotTest, LongLogParsedInParallelKeepsOrder) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("f0")});
+  // 150 commits: each adds f<v> and removes f<v-1>, so exactly one file is live.
+  for (int v = 1; v <= 150; ++v) {
+    t.Commit(v, {CommitInfoLine(), AddLine("f" + std::to_string(v)),
+                 RemoveLine("f" + std::to_string(v - 1))});
+  }
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_THAT(Paths(**snap), ElementsAre("f150"));
+  EXPECT_EQ((*snap)->tombstones().size(), 150u);
+  EXPECT_EQ((*snap)->segment().commit_versions.size(), 151u);
+  EXPECT_EQ((*snap)->segment().commit_versions.front(), 0);
+  // Two corrupt commits: the newer one is reported.
+  t.Commit(40, {R"({"add":{"path":1}})"});
+  t.Commit(70, {R"({"txn":{"appId":"a"}})"});
+  auto bad = Load(t, reader);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code, ErrorCode::kCorruptLog);
+  EXPECT_THAT(bad.error().message, HasSubstr(CommitFileName(70)));
+}
+
+TEST(SnapshotTest, LaterLineInACommitWins) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a", 1), RemoveLine("a"),
+               AddLine("b", 1), AddLine("b", 2)});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_THAT(Paths(**snap), ElementsAre("b"));
+  EXPECT_EQ((*snap)->files()[0].size, 2);
+  ASSERT_EQ((*snap)->tombstones().size(), 1u);
+}
+
+TEST(SnapshotTest, CheckpointProtocolIsGatedBeforeItsFiles) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine()});
+  t.Commit(1, {AddLine("a")});
+  t.File(CheckpointFileName(1), {AddLine("a"), MetadataLine(),
+                                 ProtocolLine(3, 7, {"catalogManaged"}, {"catalogManaged"})});
+  t.Commit(2, {AddLine("b")});
+  auto snap = Load(t, reader);
+  ASSERT_FALSE(snap.has_value());
+  EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature);
+  EXPECT_THAT(snap.error().message, HasSubstr("'catalogManaged'"));
+}
+
+TEST(SnapshotTest, SpecWithVersionAndTimestampIsInvalid) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine()});
+  auto snap = Load(t, reader, SnapshotSpec{0, 5});
+  ASSERT_FALSE(snap.has_value());
+  EXPECT_EQ(snap.error().code, ErrorCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace deltaguard

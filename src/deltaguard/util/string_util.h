@@ -1,0 +1,65 @@
+/// \file deltaguard/util/string_util.h
+/// Small string helpers shared by every layer: ASCII case folding (Delta column names
+/// compare case-insensitively), splitting and trimming, URI percent-coding of log paths
+/// (PROTOCOL.md "Add File": `path` is a URI, e.g. `a%20b`, `x=2021-09-08%2011%253A11`),
+/// and JSON string escaping as Spark's Jackson writer does it.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deltaguard/util/result.h"
+
+namespace deltaguard {
+
+// ---------------------------------------------------------------------------------------
+// Case folding. Only ASCII letters fold; other bytes (incl. UTF-8) compare as-is, which
+// is what Spark's case-insensitive resolution does for the identifiers Delta stores.
+
+char AsciiToLower(char c);
+std::string AsciiToLower(std::string_view s);
+std::string AsciiToUpper(std::string_view s);
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+/// <0, 0, >0 like strcmp, after folding ASCII letters to lower case.
+int CompareIgnoreCase(std::string_view a, std::string_view b);
+
+// ---------------------------------------------------------------------------------------
+// Splitting and trimming. Results view into the input: it must outlive them.
+
+/// Split at every `sep`; "a,,b" gives {"a", "", "b"} and "" gives {""}.
+std::vector<std::string_view> Split(std::string_view s, char sep);
+/// Remove leading and trailing ASCII whitespace (space, \t, \n, \r, \f, \v).
+std::string_view Trim(std::string_view s);
+bool IsAsciiSpace(char c);
+
+// ---------------------------------------------------------------------------------------
+// URI percent-coding of relative paths in the log.
+
+/// Decode `%XX` escapes. A '%' not followed by two hex digits is kInvalidArgument (a
+/// Java URI would reject it too). '+' is left alone: it is not a space in a URI path.
+Result<std::string> PercentDecode(std::string_view s);
+/// Encode a path as java.net.URI does for its path component: ASCII letters, digits,
+/// `-_.!~*'()`, `:@&=+$,;` and '/' stay; other ASCII bytes (space, '%', '#', '?', ...)
+/// become `%XX` (upper-case hex). Bytes >= 0x80 (UTF-8) stay as they are, matching
+/// `URI.toString()`, which Spark uses for add.path. PercentDecode inverts it.
+std::string PercentEncodePath(std::string_view s);
+
+// ---------------------------------------------------------------------------------------
+// UTF-8.
+
+/// True when `s` is well-formed UTF-8 (no overlong forms, surrogates or code points above
+/// U+10FFFF). On failure, `*error_offset` (if given) is the offset of the bad sequence.
+bool IsValidUtf8(std::string_view s, size_t* error_offset = nullptr);
+
+// ---------------------------------------------------------------------------------------
+// JSON strings.
+
+/// Append `s` as a quoted JSON string. Escapes exactly what JSON requires, the way
+/// Jackson (Spark) writes: `\"`, `\\`, `\b \f \n \r \t`, other bytes < 0x20 as `\u00XX`
+/// (upper-case hex). UTF-8 passes through unescaped. REQUIRES: `s` is valid UTF-8.
+void AppendJsonString(std::string* out, std::string_view s);
+/// `AppendJsonString` into a new string: JsonQuote("a\"b") == "\"a\\\"b\"".
+std::string JsonQuote(std::string_view s);
+
+}  // namespace deltaguard

@@ -1,0 +1,17 @@
+"""pytest configuration for the CLI end-to-end tests (see README.md in this folder)."""
+
+import os
+
+import pytest
+
+from cli_helpers import cli_path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def deltaguard_cli():
+    """Every test here runs the CLI: fail (not skip) when it was not built."""
+    path = cli_path()
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"deltaguard CLI not found at {path}: run scripts/setup.sh "
+                    "or set DELTAGUARD_BIN", pytrace=False)
+    return path

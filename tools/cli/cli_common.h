@@ -1,0 +1,67 @@
+// Shared pieces of the deltaguard command-line tool: argument parsing, exit codes and
+// error reporting. The CLI uses only the library's public headers.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "deltaguard/log/snapshot.h"
+#include "deltaguard/util/result.h"
+
+namespace deltaguard::cli {
+
+/// Exit codes, stable for every command:
+///   0 success; 1 the operation was refused or a check failed; 2 usage or invalid
+///   input; 3 I/O or internal error (e.g. a corrupt table).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRefused = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitIo = 3;
+
+int ExitCodeFor(ErrorCode code);
+
+struct FlagSpec {
+  std::set<std::string> with_value;  ///< e.g. "--version", "--format"
+  std::set<std::string> boolean;     ///< e.g. "--help"
+};
+
+struct Args {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> values;
+  std::set<std::string> switches;
+
+  std::optional<std::string> Get(const std::string& flag) const;
+  bool Has(const std::string& flag) const { return switches.count(flag) > 0; }
+};
+
+/// Parse `--flag value`, `--flag=value`, boolean `--flag` and positionals. Unknown flags
+/// and missing values are kInvalidArgument.
+Result<Args> ParseArgs(const std::vector<std::string>& argv, const FlagSpec& spec);
+
+Result<int64_t> ParseInt64(const std::string& text, const std::string& what);
+
+/// Parse a user timestamp into epoch milliseconds: an integer (ms since the epoch),
+/// `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS[.fff]]` or with `T`, optionally ending in `Z` or
+/// `+HH:MM`/`-HH:MM`. Without an offset the time is UTC.
+Result<int64_t> ParseTimestampMillis(const std::string& text);
+
+/// Render epoch milliseconds as "2024-01-01T12:00:00.000Z".
+std::string FormatTimestampMillis(int64_t ms);
+
+/// Print "deltaguard: <table>: <Prefix: message>" as one line on stderr and return the
+/// exit code for the error.
+int ReportError(const Error& error, const std::string& table);
+
+/// --version / --timestamp into a SnapshotSpec (both together is kInvalidArgument).
+Result<SnapshotSpec> SnapshotSpecFromArgs(const Args& args);
+
+int RunDescribe(const std::vector<std::string>& argv);
+int RunScan(const std::vector<std::string>& argv);
+int RunHistory(const std::vector<std::string>& argv);
+int RunLog(const std::vector<std::string>& argv);
+
+}  // namespace deltaguard::cli

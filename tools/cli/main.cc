@@ -1,0 +1,62 @@
+// deltaguard: the command-line front end. Each subcommand lives in its own file and
+// uses only the library's public facade; errors become one stderr line and an exit code.
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli_common.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(deltaguard - Delta Lake tables with deliberate schema changes
+
+usage: deltaguard <command> [arguments]
+
+commands:
+  describe TABLE [--version N | --timestamp T] [--format text|json]
+      schema tree, partitioning, protocol and features, properties, version,
+      number of files and rows
+  scan TABLE [--version N | --timestamp T] [--columns a,b.c] [--limit N]
+       [--format table|csv|jsonl]
+      print the rows of the table
+  history TABLE [--format text|json]
+      one entry per version: timestamp, operation, parameters, schema changes
+  log TABLE VERSION [--format text|json]
+      the actions of one commit
+  help
+      this text
+
+TABLE is the path of a Delta table directory (the one holding _delta_log).
+T is a timestamp: 2024-01-31, '2024-01-31 12:00:00', 2024-01-31T12:00:00Z or epoch ms.
+
+exit codes: 0 success; 1 refused or check failed; 2 usage or invalid input;
+            3 I/O or internal error (e.g. a corrupt table)
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace deltaguard::cli;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  std::string command = args.front();
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "help" || command == "--help" || command == "-h") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  if (command == "--version") {
+    std::cout << "deltaguard 0.1.0" << std::endl;
+    return kExitOk;
+  }
+  if (command == "describe") return RunDescribe(rest);
+  if (command == "scan") return RunScan(rest);
+  if (command == "history") return RunHistory(rest);
+  if (command == "log") return RunLog(rest);
+  std::cerr << "deltaguard: unknown command '" << command << "'\n\n" << kUsage;
+  return kExitUsage;
+}
