@@ -9,8 +9,8 @@ untimed warm-up run that fills the page cache) and records
   * seconds: wall time of the load measured inside the process (open the table at its
     latest version and list its live files as paths; process start-up and imports are
     excluded), and
-  * peak RSS of the whole process (ru_maxrss from wait4, so it includes the interpreter or
-    the binary's libraries).
+  * peak RSS of the whole process (GNU time's %M, so it includes the interpreter or the
+    binary's libraries).
 Reports medians in bench/results/snapshot_load.json and bench/results/snapshot_load.md.
 Both loaders must agree on the version and the number of files.
 """
@@ -23,7 +23,9 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 
+TIME = "/usr/bin/time"  # GNU time (Debian package `time`, installed by scripts/setup.sh)
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
@@ -40,14 +42,19 @@ print(json.dumps({"files": len(uris), "version": table.version(), "seconds": sec
 
 
 def run_once(cmd):
-    """Runs cmd; returns (parsed JSON stdout, peak RSS in MiB)."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = proc.stdout.read(), proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{cmd} failed with {proc.returncode}: {err.decode()[-2000:]}")
-    return json.loads(out.decode().strip().splitlines()[-1]), usage.ru_maxrss / 1024.0
+    """Runs cmd; returns (parsed JSON stdout, peak RSS in MiB).
+
+    Peak RSS comes from GNU time (%M): rusage of a child forked from this Python process
+    would include this process's own RSS (Linux keeps the high-water mark across fork and
+    exec), while /usr/bin/time is a small process.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        proc = subprocess.run([TIME, "-f", "%M", "-o", rss_file.name, *cmd],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{cmd} failed with {proc.returncode}: {proc.stderr[-2000:]}")
+        rss_kib = int(rss_file.read().strip().splitlines()[-1])
+    return json.loads(proc.stdout.strip().splitlines()[-1]), rss_kib / 1024.0
 
 
 def measure(cmd, runs):
@@ -88,7 +95,7 @@ def markdown(report):
         "",
         "Load = open the latest snapshot and list the live files as paths (in-process wall "
         "time; start-up and imports excluded). Peak RSS is the whole process "
-        "(ru_maxrss), including the Python interpreter for deltalake.",
+        "(GNU time %M), including the Python interpreter and its imports for deltalake.",
         "",
         "| table | version | live files | deltaguard load | deltalake load | speedup | "
         "deltaguard peak RSS | deltalake peak RSS |",

@@ -25,9 +25,10 @@ fi
 
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
+mkdir -p "$build"
 CXX="$cxx" cmake -S "$repo" -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DDELTAGUARD_FUZZ=ON -DDELTAGUARD_BENCH=OFF >"$build.configure.log" 2>&1 || {
-  cat "$build.configure.log" >&2
+  -DDELTAGUARD_FUZZ=ON -DDELTAGUARD_BENCH=OFF >"$build/configure.log" 2>&1 || {
+  cat "$build/configure.log" >&2
   exit 2
 }
 

@@ -13,6 +13,7 @@ import subprocess
 from dataclasses import dataclass
 
 import pyarrow as pa
+from deltalake import DeltaTable
 
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXAMPLE_TABLE = os.path.join(REPO_ROOT, "examples", "orders")
@@ -230,3 +231,24 @@ def assert_same_rows(actual, expected, context=""):
                        f"{json.dumps(e, default=str)[:1500]}")
             break
     raise AssertionError("\n".join(msg))
+
+
+def deltalake_rows(path, version=None, columns=None):
+    table = DeltaTable(path, version=version).to_pyarrow_table()
+    table = pa.table(table)
+    if columns:
+        table = table.select(columns)
+    return table
+
+
+def assert_scan_matches(path, version=None, columns=None):
+    expected_table = deltalake_rows(path, version, columns)
+    args = ["scan", path, "--format", "jsonl"]
+    if version is not None:
+        args += ["--version", version]
+    if columns:
+        args += ["--columns", ",".join(columns)]
+    res = run_cli(*args)
+    actual = canonical_rows_from_cli(res.jsonl(), expected_table.schema)
+    expected = canonical_rows_from_arrow(expected_table)
+    assert_same_rows(actual, expected, f"{os.path.basename(path)}@{version}")

@@ -194,10 +194,12 @@ def test_history_json():
     for v in range(4):
         assert by_version[v]["timestamp"] == V0_MS + v * DAY_MS
     assert by_version[3]["parameters"].get("predicate") == "order_id = 4"
-    if any("schema_change" in h for h in hist):
-        assert by_version[2].get("schema_change"), "v2 added column `priority`"
-        assert not by_version[1].get("schema_change")
-        assert not by_version[3].get("schema_change")
+    key = "schema_changes" if "schema_changes" in hist[0] else "schema_change"
+    assert any(key in h for h in hist), f"history entries carry no schema change: {hist[0]}"
+    assert by_version[2].get(key), "v2 added column `priority`"
+    assert "priority" in json.dumps(by_version[2][key])
+    assert not by_version[1].get(key)
+    assert not by_version[3].get(key)
 
 
 def test_history_text():

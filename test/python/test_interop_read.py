@@ -10,32 +10,10 @@ import pyarrow as pa
 import pytest
 from deltalake import DeltaTable, WriterProperties, write_deltalake
 
-from cli_helpers import (assert_same_rows, canonical_rows_from_arrow, canonical_rows_from_cli,
-                         run_cli)
+from cli_helpers import assert_scan_matches, run_cli
 
 UTC = dt.timezone.utc
 D = decimal.Decimal
-
-
-def deltalake_rows(path, version=None, columns=None):
-    table = DeltaTable(path, version=version).to_pyarrow_table()
-    table = pa.table(table)
-    if columns:
-        table = table.select(columns)
-    return table
-
-
-def assert_scan_matches(path, version=None, columns=None):
-    expected_table = deltalake_rows(path, version, columns)
-    args = ["scan", path, "--format", "jsonl"]
-    if version is not None:
-        args += ["--version", version]
-    if columns:
-        args += ["--columns", ",".join(columns)]
-    res = run_cli(*args)
-    actual = canonical_rows_from_cli(res.jsonl(), expected_table.schema)
-    expected = canonical_rows_from_arrow(expected_table)
-    assert_same_rows(actual, expected, f"{os.path.basename(path)}@{version}")
 
 
 # --- every type -------------------------------------------------------------------------

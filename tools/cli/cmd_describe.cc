@@ -1,6 +1,7 @@
 // `deltaguard describe`: everything a person needs to know about a table at one version.
 
 #include <iostream>
+#include <optional>
 
 #include "cli_common.h"
 #include "deltaguard/io/parquet/row_count.h"
@@ -114,11 +115,17 @@ int RunDescribe(const std::vector<std::string>& argv) {
   auto snapshot_or = OpenSnapshot(table, *snapshot_spec);
   if (!snapshot_or) return ReportError(snapshot_or.error(), table);
   const Snapshot& snap = **snapshot_or;
-  auto rows = CountRows(snap);
-  if (!rows) {
-    Error e = rows.error();
-    if (e.code == ErrorCode::kNotFound) e.code = ErrorCode::kCorruptData;
-    return ReportError(e, table);
+  // describe needs only the log: when a data file without a numRecords statistic is
+  // missing, the row count is unknown (reported as such), not an error.
+  auto rows_or = CountRows(snap);
+  std::optional<RowCountResult> rows;
+  std::string rows_unknown_reason;
+  if (rows_or) {
+    rows = *rows_or;
+  } else if (rows_or.error().code == ErrorCode::kNotFound) {
+    rows_unknown_reason = rows_or.error().message;
+  } else {
+    return ReportError(rows_or.error(), table);
   }
   std::vector<std::string> features = EffectiveFeatures(snap.protocol());
   const Protocol& p = snap.protocol();
@@ -134,10 +141,16 @@ int RunDescribe(const std::vector<std::string>& argv) {
     if (md.name) out += ",\"name\":" + JsonQuote(*md.name);
     if (md.description) out += ",\"description\":" + JsonQuote(*md.description);
     out += fmt::format(",\"num_files\":{}", snap.files().size());
-    out += fmt::format(",\"num_rows\":{}", rows->num_rows);
-    out += fmt::format(",\"num_rows_from_stats\":{},\"num_rows_from_footers\":{}",
-                       rows->files_from_stats, rows->files_from_footers);
-    out += fmt::format(",\"num_deleted_rows\":{}", rows->deleted_rows);
+    if (rows) {
+      out += fmt::format(",\"num_rows\":{}", rows->num_rows);
+      out += fmt::format(",\"num_rows_from_stats\":{},\"num_rows_from_footers\":{}",
+                         rows->files_from_stats, rows->files_from_footers);
+      out += fmt::format(",\"num_deleted_rows\":{}", rows->deleted_rows);
+      out += fmt::format(",\"num_missing_files\":{}", rows->missing_files);
+    } else {
+      out += ",\"num_rows\":null,\"num_rows_unknown_reason\":" +
+             JsonQuote(rows_unknown_reason);
+    }
     out += ",\"size_bytes\":";
     int64_t size = 0;
     for (const auto& f : snap.files()) size += f.size;
@@ -185,20 +198,28 @@ int RunDescribe(const std::vector<std::string>& argv) {
                                          : JoinStrings(md.partition_columns, ", ")) +
            "\n";
     out += fmt::format("Files:          {}\n", snap.files().size());
-    std::string source;
-    if (rows->files_from_footers == 0) {
-      source = "from file statistics";
-    } else if (rows->files_from_stats == 0) {
-      source = "from Parquet footers";
+    if (!rows) {
+      out += "Rows:           unknown (" + rows_unknown_reason + ")\n";
     } else {
-      source = fmt::format("{} files from statistics, {} from Parquet footers",
-                           rows->files_from_stats, rows->files_from_footers);
+      std::string source;
+      if (rows->files_from_footers == 0) {
+        source = "from file statistics";
+      } else if (rows->files_from_stats == 0) {
+        source = "from Parquet footers";
+      } else {
+        source = fmt::format("{} files from statistics, {} from Parquet footers",
+                             rows->files_from_stats, rows->files_from_footers);
+      }
+      out += fmt::format("Rows:           {} ({}", rows->num_rows, source);
+      if (rows->deleted_rows > 0) {
+        out += fmt::format("; {} deleted by deletion vectors", rows->deleted_rows);
+      }
+      out += ")\n";
+      if (rows->missing_files > 0) {
+        out += fmt::format("Warning:        {} data file(s) referenced by the log are missing\n",
+                           rows->missing_files);
+      }
     }
-    out += fmt::format("Rows:           {} ({}", rows->num_rows, source);
-    if (rows->deleted_rows > 0) {
-      out += fmt::format("; {} deleted by deletion vectors", rows->deleted_rows);
-    }
-    out += ")\n";
     if (snap.segment().checkpoint_version) {
       out += fmt::format("Checkpoint:     version {}\n", *snap.segment().checkpoint_version);
     }

@@ -69,11 +69,17 @@ Result<std::vector<HistoryEntry>> BuildHistory(const std::string& root) {
   std::optional<Protocol> prev_protocol;
   for (auto& c : commits) {
     HistoryEntry e{std::move(c), {}, {}};
-    if (e.summary.metadata) {
+    // Some writers (Databricks DLT) log a first metaData without a schemaString; there
+    // is no schema to compare at that version.
+    if (e.summary.metadata && e.summary.metadata->schema_string.empty()) {
+      e.other_changes.push_back("metadata without a schema");
+    } else if (e.summary.metadata) {
       const Metadata& md = *e.summary.metadata;
       auto schema = ParseSchemaJson(md.schema_string);
       if (!schema) {
-        return WithContext(schema.error(),
+        Error err = schema.error();
+        err.code = ErrorCode::kCorruptLog;  // the log, not the user, holds this text
+        return WithContext(err,
                            fmt::format("schema of version {}", e.summary.version));
       }
       if (!prev_schema) {

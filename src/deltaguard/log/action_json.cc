@@ -140,7 +140,8 @@ std::string ToJson(const RemoveFile& r) {
   w.Field("path", r.path);
   w.OptField("deletionTimestamp", r.deletion_timestamp);
   w.BoolField("dataChange", r.data_change);
-  if (r.extended_file_metadata) w.BoolField("extendedFileMetadata", *r.extended_file_metadata);
+  if (r.extended_file_metadata)
+    w.BoolField("extendedFileMetadata", *r.extended_file_metadata);
   if (r.partition_values) w.Partitions("partitionValues", *r.partition_values);
   w.OptField("size", r.size);
   w.OptMap("tags", r.tags);

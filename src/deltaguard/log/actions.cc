@@ -5,12 +5,11 @@
 // object's members, so unknown fields cost one failed comparison chain and are ignored
 // (PROTOCOL.md "Protocol Evolution").
 
+#include "deltaguard/log/actions.h"
+
 #include <algorithm>
 #include <cstring>
 
-#include <rapidjson/reader.h>
-
-#include "deltaguard/log/actions.h"
 #include "deltaguard/log/json_internal.h"
 
 namespace deltaguard {
@@ -43,8 +42,8 @@ Result<std::optional<DeletionVectorDescriptor>> ParseDv(const JsonContext& ctx,
     std::string_view k = Key(m.name);
     if (k == "storageType") {
       std::string t;
-      DELTA_RETURN_IF_ERROR(internal::ReadString(ctx, "deletionVector.storageType",
-                                                 m.value, &t));
+      DELTA_RETURN_IF_ERROR(
+          internal::ReadString(ctx, "deletionVector.storageType", m.value, &t));
       if (t != "u" && t != "i" && t != "p") {
         return ctx.Fail("{}.storageType must be 'u', 'i' or 'p', found '{}'", what, t);
       }
@@ -62,12 +61,12 @@ Result<std::optional<DeletionVectorDescriptor>> ParseDv(const JsonContext& ctx,
         dv.offset = off;
       }
     } else if (k == "sizeInBytes") {
-      DELTA_RETURN_IF_ERROR(internal::ReadInt32(ctx, "deletionVector.sizeInBytes", m.value,
-                                                &dv.size_in_bytes));
+      DELTA_RETURN_IF_ERROR(internal::ReadInt32(ctx, "deletionVector.sizeInBytes",
+                                                m.value, &dv.size_in_bytes));
       has_size = true;
     } else if (k == "cardinality") {
-      DELTA_RETURN_IF_ERROR(internal::ReadInt64(ctx, "deletionVector.cardinality", m.value,
-                                                &dv.cardinality));
+      DELTA_RETURN_IF_ERROR(internal::ReadInt64(ctx, "deletionVector.cardinality",
+                                                m.value, &dv.cardinality));
       has_card = true;
     } else if (k == "maxRowIndex") {
       DELTA_RETURN_IF_ERROR(internal::ReadOptInt64(ctx, "deletionVector.maxRowIndex",
@@ -93,8 +92,8 @@ Result<AddFile> ParseAdd(const JsonContext& ctx, const JsonValue& v) {
       DELTA_RETURN_IF_ERROR(internal::ReadString(ctx, "add.path", x, &a.path));
       has_path = true;
     } else if (k == "partitionValues") {
-      DELTA_RETURN_IF_ERROR(
-          internal::ReadPartitionValues(ctx, "add.partitionValues", x, &a.partition_values));
+      DELTA_RETURN_IF_ERROR(internal::ReadPartitionValues(ctx, "add.partitionValues", x,
+                                                          &a.partition_values));
       has_pv = true;
     } else if (k == "size") {
       DELTA_RETURN_IF_ERROR(internal::ReadInt64(ctx, "add.size", x, &a.size));
@@ -113,7 +112,8 @@ Result<AddFile> ParseAdd(const JsonContext& ctx, const JsonValue& v) {
     } else if (k == "deletionVector") {
       DELTA_ASSIGN_OR_RETURN(a.deletion_vector, ParseDv(ctx, "add.deletionVector", x));
     } else if (k == "baseRowId") {
-      DELTA_RETURN_IF_ERROR(internal::ReadOptInt64(ctx, "add.baseRowId", x, &a.base_row_id));
+      DELTA_RETURN_IF_ERROR(
+          internal::ReadOptInt64(ctx, "add.baseRowId", x, &a.base_row_id));
     } else if (k == "defaultRowCommitVersion") {
       DELTA_RETURN_IF_ERROR(internal::ReadOptInt64(ctx, "add.defaultRowCommitVersion", x,
                                                    &a.default_row_commit_version));
@@ -144,7 +144,8 @@ Result<RemoveFile> ParseRemove(const JsonContext& ctx, const JsonValue& v) {
       DELTA_RETURN_IF_ERROR(internal::ReadOptInt64(ctx, "remove.deletionTimestamp", x,
                                                    &r.deletion_timestamp));
     } else if (k == "dataChange") {
-      DELTA_RETURN_IF_ERROR(internal::ReadBool(ctx, "remove.dataChange", x, &r.data_change));
+      DELTA_RETURN_IF_ERROR(
+          internal::ReadBool(ctx, "remove.dataChange", x, &r.data_change));
       has_dc = true;
     } else if (k == "extendedFileMetadata") {
       DELTA_RETURN_IF_ERROR(internal::ReadOptBool(ctx, "remove.extendedFileMetadata", x,
@@ -168,8 +169,8 @@ Result<RemoveFile> ParseRemove(const JsonContext& ctx, const JsonValue& v) {
       DELTA_RETURN_IF_ERROR(
           internal::ReadOptInt64(ctx, "remove.baseRowId", x, &r.base_row_id));
     } else if (k == "defaultRowCommitVersion") {
-      DELTA_RETURN_IF_ERROR(internal::ReadOptInt64(ctx, "remove.defaultRowCommitVersion", x,
-                                                   &r.default_row_commit_version));
+      DELTA_RETURN_IF_ERROR(internal::ReadOptInt64(ctx, "remove.defaultRowCommitVersion",
+                                                   x, &r.default_row_commit_version));
     }
   }
   if (!has_path) return Missing(ctx, "remove", "path");
@@ -239,18 +240,19 @@ Result<Protocol> ParseProtocol(const JsonContext& ctx, const JsonValue& v) {
     std::string_view k = Key(m.name);
     const JsonValue& x = m.value;
     if (k == "minReaderVersion") {
-      DELTA_RETURN_IF_ERROR(
-          internal::ReadInt32(ctx, "protocol.minReaderVersion", x, &p.min_reader_version));
+      DELTA_RETURN_IF_ERROR(internal::ReadInt32(ctx, "protocol.minReaderVersion", x,
+                                                &p.min_reader_version));
       has_reader = true;
     } else if (k == "minWriterVersion") {
-      DELTA_RETURN_IF_ERROR(
-          internal::ReadInt32(ctx, "protocol.minWriterVersion", x, &p.min_writer_version));
+      DELTA_RETURN_IF_ERROR(internal::ReadInt32(ctx, "protocol.minWriterVersion", x,
+                                                &p.min_writer_version));
       has_writer = true;
     } else if (k == "readerFeatures" || k == "writerFeatures") {
       if (x.IsNull()) continue;
       std::vector<std::string> list;
       DELTA_RETURN_IF_ERROR(internal::ReadStringArray(
-          ctx, k == "readerFeatures" ? "protocol.readerFeatures" : "protocol.writerFeatures",
+          ctx,
+          k == "readerFeatures" ? "protocol.readerFeatures" : "protocol.writerFeatures",
           x, &list));
       (k == "readerFeatures" ? p.reader_features : p.writer_features) = std::move(list);
     }
@@ -370,7 +372,8 @@ Result<Sidecar> ParseSidecar(const JsonContext& ctx, const JsonValue& v) {
                                                 &s.modification_time));
       has_mtime = true;
     } else if (k == "tags") {
-      DELTA_RETURN_IF_ERROR(internal::ReadStringMap(ctx, "sidecar.tags", m.value, &s.tags));
+      DELTA_RETURN_IF_ERROR(
+          internal::ReadStringMap(ctx, "sidecar.tags", m.value, &s.tags));
     }
   }
   if (!has_path) return Missing(ctx, "sidecar", "path");
@@ -390,8 +393,8 @@ Result<AddCdcFile> ParseCdc(const JsonContext& ctx, const JsonValue& v) {
       DELTA_RETURN_IF_ERROR(internal::ReadString(ctx, "cdc.path", x, &c.path));
       has_path = true;
     } else if (k == "partitionValues") {
-      DELTA_RETURN_IF_ERROR(
-          internal::ReadPartitionValues(ctx, "cdc.partitionValues", x, &c.partition_values));
+      DELTA_RETURN_IF_ERROR(internal::ReadPartitionValues(ctx, "cdc.partitionValues", x,
+                                                          &c.partition_values));
       has_pv = true;
     } else if (k == "size") {
       DELTA_RETURN_IF_ERROR(internal::ReadInt64(ctx, "cdc.size", x, &c.size));
@@ -458,9 +461,16 @@ Result<std::optional<Action>> ParseMember(const JsonContext& ctx, std::string_vi
 }
 
 bool IsKnownActionName(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
-      "add", "remove", "metaData", "protocol", "commitInfo", "cdc",
-      "checkpointMetadata", "txn", "domainMetadata", "sidecar"};
+  static constexpr std::string_view kNames[] = {"add",
+                                                "remove",
+                                                "metaData",
+                                                "protocol",
+                                                "commitInfo",
+                                                "cdc",
+                                                "checkpointMetadata",
+                                                "txn",
+                                                "domainMetadata",
+                                                "sidecar"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -476,7 +486,8 @@ Result<std::optional<Action>> ParseLineImpl(std::string_view line, std::string_v
     return ctx.Fail("a log line must be a JSON object, found {}",
                     internal::JsonTypeName(root));
   }
-  if (root.MemberCount() == 0) return ctx.Fail("a log line must hold an action, found {{}}");
+  if (root.MemberCount() == 0)
+    return ctx.Fail("a log line must hold an action, found {{}}");
   bool single = root.MemberCount() == 1;
   // The first known action wins; other members (future actions) are ignored.
   for (const auto& m : root.GetObject()) {
@@ -493,82 +504,10 @@ Result<std::optional<Action>> ParseLineImpl(std::string_view line, std::string_v
   return std::optional<Action>(std::move(u));
 }
 
-// SAX handler that stops at the top-level "numRecords" member of a stats object.
-struct NumRecordsHandler
-    : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, NumRecordsHandler> {
-  int depth = 0;
-  bool at_key = false;
-  bool found = false;
-  std::optional<int64_t> value;
-
-  bool Default() {
-    if (at_key) {  // numRecords with a non-integer value: give up
-      found = true;
-      return false;
-    }
-    return true;
-  }
-  bool Int(int i) { return Number(i); }
-  bool Uint(unsigned u) { return Number(u); }
-  bool Int64(int64_t i) { return Number(i); }
-  bool Uint64(uint64_t u) {
-    if (u > static_cast<uint64_t>(INT64_MAX)) return Default();
-    return Number(static_cast<int64_t>(u));
-  }
-  bool Number(int64_t v) {
-    if (!at_key) return true;
-    value = v;
-    found = true;
-    return false;  // stop parsing
-  }
-  bool Key(const char* s, rapidjson::SizeType len, bool) {
-    at_key = depth == 1 && len == 10 && std::memcmp(s, "numRecords", 10) == 0;
-    return true;
-  }
-  bool StartObject() {
-    if (at_key) return Default();
-    ++depth;
-    return true;
-  }
-  bool EndObject(rapidjson::SizeType) {
-    --depth;
-    return true;
-  }
-  bool StartArray() {
-    if (at_key) return Default();
-    ++depth;
-    return true;
-  }
-  bool EndArray(rapidjson::SizeType) {
-    --depth;
-    return true;
-  }
-};
-
 }  // namespace
 
-std::string DeletionVectorDescriptor::UniqueId() const {
-  std::string id;
-  id.reserve(1 + path_or_inline_dv.size() + (offset ? 12 : 0));
-  id.push_back(storage_type);
-  id.append(path_or_inline_dv);
-  if (offset) {
-    id.push_back('@');
-    id.append(std::to_string(*offset));
-  }
-  return id;
-}
-
-std::optional<int64_t> AddFile::NumRecords() const {
-  if (!stats || stats->empty()) return std::nullopt;
-  NumRecordsHandler handler;
-  rapidjson::Reader reader;
-  rapidjson::MemoryStream ms(stats->data(), stats->size());
-  reader.Parse(ms, handler);
-  return handler.value;
-}
-
-Result<std::optional<Action>> ParseActionLine(std::string_view line, std::string_view where,
+Result<std::optional<Action>> ParseActionLine(std::string_view line,
+                                              std::string_view where,
                                               int64_t line_number) {
   return ParseLineImpl(line, where, line_number);
 }
@@ -583,8 +522,9 @@ Result<std::vector<Action>> ParseCommitFile(std::string_view content,
     size_t nl = content.find('\n', pos);
     size_t end = nl == std::string_view::npos ? content.size() : nl;
     ++line_number;
-    DELTA_ASSIGN_OR_RETURN(std::optional<Action> action,
-                           ParseLineImpl(content.substr(pos, end - pos), where, line_number));
+    DELTA_ASSIGN_OR_RETURN(
+        std::optional<Action> action,
+        ParseLineImpl(content.substr(pos, end - pos), where, line_number));
     if (action) out.push_back(std::move(*action));
     pos = end + 1;
   }

@@ -20,13 +20,13 @@
 
 namespace deltaguard {
 
-/// Ordered string map, used for partitionValues (value may be JSON null). StringMap (tags,
-/// configuration) comes from protocol/metadata.h.
+/// Ordered string map, used for partitionValues (value may be JSON null). StringMap
+/// (tags, configuration) comes from protocol/metadata.h.
 using PartitionValues = std::vector<std::pair<std::string, std::optional<std::string>>>;
 
 /// PROTOCOL.md "Deletion Vector Descriptor Schema".
 struct DeletionVectorDescriptor {
-  char storage_type = 'u';          ///< 'u' relative UUID path, 'i' inline, 'p' absolute path
+  char storage_type = 'u';  ///< 'u' relative UUID path, 'i' inline, 'p' absolute path
   std::string path_or_inline_dv;
   std::optional<int32_t> offset;
   int32_t size_in_bytes = 0;
@@ -119,9 +119,9 @@ struct UnknownAction {
   std::string raw_json;
 };
 
-using Action = std::variant<AddFile, RemoveFile, Metadata, Protocol, CommitInfo,
-                            SetTransaction, DomainMetadata, CheckpointMetadata, Sidecar,
-                            AddCdcFile, UnknownAction>;
+using Action =
+    std::variant<AddFile, RemoveFile, Metadata, Protocol, CommitInfo, SetTransaction,
+                 DomainMetadata, CheckpointMetadata, Sidecar, AddCdcFile, UnknownAction>;
 
 /// Parse one line of a commit file. An empty/whitespace line yields std::nullopt.
 /// Unknown action names and unknown fields are tolerated (PROTOCOL.md "Protocol
@@ -131,12 +131,14 @@ using Action = std::variant<AddFile, RemoveFile, Metadata, Protocol, CommitInfo,
 /// Tolerated deviations seen in real logs: metaData without schemaString (left empty),
 /// partition values that are JSON numbers/booleans (kept as their JSON text), null tag
 /// values (dropped).
-Result<std::optional<Action>> ParseActionLine(std::string_view line, std::string_view where,
+Result<std::optional<Action>> ParseActionLine(std::string_view line,
+                                              std::string_view where,
                                               int64_t line_number = 0);
 
 /// Parse a whole commit (NDJSON) file. Lines may end in "\n" or "\r\n"; blank lines are
 /// skipped; errors name `where` and the 1-based line number.
-Result<std::vector<Action>> ParseCommitFile(std::string_view content, std::string_view where);
+Result<std::vector<Action>> ParseCommitFile(std::string_view content,
+                                            std::string_view where);
 
 /// Serialize one action as a single JSON line (no trailing newline), in the form Spark
 /// writes (`{"add":{...}}`): Spark's field names and order, absent optionals omitted.

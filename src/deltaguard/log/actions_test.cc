@@ -71,7 +71,8 @@ TEST(ParseActionTest, NumRecordsAbsentOrMalformed) {
   EXPECT_FALSE(a.NumRecords().has_value());
   a.stats = R"({"minValues":{"numRecords":5},"numRecords":null})";
   EXPECT_FALSE(a.NumRecords().has_value());
-  a.stats = R"({"nullCount":{"x":[1,{"numRecords":3}]},"numRecords":7,"tightBounds":true})";
+  a.stats =
+      R"({"nullCount":{"x":[1,{"numRecords":3}]},"numRecords":7,"tightBounds":true})";
   EXPECT_EQ(a.NumRecords(), 7);
   a.stats = "{\"numRecords\":";  // truncated
   EXPECT_FALSE(a.NumRecords().has_value());
@@ -98,7 +99,8 @@ TEST(ParseActionTest, RemoveMetadataProtocolTxnDomainCdc) {
   EXPECT_EQ(m.GetConfig("DELTA.APPENDONLY"), "true");
   EXPECT_FALSE(m.GetConfig("delta.appendOnlyX").has_value());
 
-  Protocol p = ParseOne<Protocol>(testing::ProtocolLine(3, 7, {"deletionVectors"}, {"x"}));
+  Protocol p =
+      ParseOne<Protocol>(testing::ProtocolLine(3, 7, {"deletionVectors"}, {"x"}));
   EXPECT_EQ(p.min_reader_version, 3);
   EXPECT_EQ(p.min_writer_version, 7);
   ASSERT_TRUE(p.reader_features.has_value());
@@ -131,11 +133,11 @@ TEST(ParseActionTest, CommitInfoKeepsRawJson) {
   EXPECT_EQ(ci.timestamp, 1);
   EXPECT_EQ(ci.in_commit_timestamp, 1700000000123);
   EXPECT_EQ(ci.operation, "WRITE");
-  EXPECT_EQ(ci.operation_parameters_json,
-            R"({"mode":"Append","partitionBy":"[\"a\"]"})");
+  EXPECT_EQ(ci.operation_parameters_json, R"({"mode":"Append","partitionBy":"[\"a\"]"})");
   EXPECT_EQ(ci.engine_info, "Apache-Spark/3.5");
   // Free-form: odd types are ignored rather than rejected.
-  CommitInfo odd = ParseOne<CommitInfo>(R"({"commitInfo":{"timestamp":"soon","operation":3}})");
+  CommitInfo odd =
+      ParseOne<CommitInfo>(R"({"commitInfo":{"timestamp":"soon","operation":3}})");
   EXPECT_FALSE(odd.timestamp.has_value());
   EXPECT_FALSE(odd.operation.has_value());
 }
@@ -171,42 +173,65 @@ TEST(ParseActionTest, PartitionValueNumbersKeptAsText) {
 }
 
 TEST(ParseActionTest, MissingRequiredFieldNamesFileLineAndField) {
-  Error e = ParseError(R"({"add":{"partitionValues":{},"size":1,"modificationTime":2,"dataChange":true}})");
+  Error e = ParseError(
+      R"({"add":{"partitionValues":{},"size":1,"modificationTime":2,"dataChange":true}})");
   EXPECT_EQ(e.code, ErrorCode::kCorruptLog);
   EXPECT_THAT(e.message, HasSubstr("00000000000000000003.json"));
   EXPECT_THAT(e.message, HasSubstr("line 7"));
   EXPECT_THAT(e.message, HasSubstr("add is missing required field 'path'"));
 
-  EXPECT_THAT(ParseError(R"({"add":{"path":"x","partitionValues":{},"modificationTime":2,"dataChange":true}})").message,
-              HasSubstr("'size'"));
-  EXPECT_THAT(ParseError(R"({"remove":{"path":"x"}})").message, HasSubstr("'dataChange'"));
+  EXPECT_THAT(
+      ParseError(
+          R"({"add":{"path":"x","partitionValues":{},"modificationTime":2,"dataChange":true}})")
+          .message,
+      HasSubstr("'size'"));
+  EXPECT_THAT(ParseError(R"({"remove":{"path":"x"}})").message,
+              HasSubstr("'dataChange'"));
   EXPECT_THAT(ParseError(R"({"protocol":{"minReaderVersion":1}})").message,
               HasSubstr("'minWriterVersion'"));
-  EXPECT_THAT(ParseError(R"({"metaData":{"id":"i","partitionColumns":[],"configuration":{}}})").message,
-              HasSubstr("'format'"));
+  EXPECT_THAT(
+      ParseError(R"({"metaData":{"id":"i","partitionColumns":[],"configuration":{}}})")
+          .message,
+      HasSubstr("'format'"));
   EXPECT_THAT(ParseError(R"({"txn":{"appId":"a"}})").message, HasSubstr("'version'"));
-  EXPECT_THAT(ParseError(R"({"domainMetadata":{"domain":"d","configuration":"{}"}})").message,
-              HasSubstr("'removed'"));
+  EXPECT_THAT(
+      ParseError(R"({"domainMetadata":{"domain":"d","configuration":"{}"}})").message,
+      HasSubstr("'removed'"));
   EXPECT_THAT(ParseError(R"({"sidecar":{"path":"p","sizeInBytes":1}})").message,
               HasSubstr("'modificationTime'"));
   EXPECT_THAT(ParseError(R"({"checkpointMetadata":{}})").message, HasSubstr("'version'"));
   EXPECT_THAT(
-      ParseError(R"({"add":{"path":"x","partitionValues":{},"size":1,"modificationTime":2,"dataChange":true,"deletionVector":{"storageType":"u","pathOrInlineDv":"x","sizeInBytes":1}}})").message,
+      ParseError(
+          R"({"add":{"path":"x","partitionValues":{},"size":1,"modificationTime":2,"dataChange":true,"deletionVector":{"storageType":"u","pathOrInlineDv":"x","sizeInBytes":1}}})")
+          .message,
       HasSubstr("'cardinality'"));
 }
 
 TEST(ParseActionTest, WrongTypesAreCorruptLog) {
-  Error e = ParseError(R"({"add":{"path":"x","partitionValues":{},"size":"1","modificationTime":2,"dataChange":true}})");
+  Error e = ParseError(
+      R"({"add":{"path":"x","partitionValues":{},"size":"1","modificationTime":2,"dataChange":true}})");
   EXPECT_EQ(e.code, ErrorCode::kCorruptLog);
   EXPECT_THAT(e.message, HasSubstr("add.size must be a 64-bit integer, found string"));
-  EXPECT_THAT(ParseError(R"({"add":{"path":"x","partitionValues":{},"size":1.5,"modificationTime":2,"dataChange":true}})").message,
-              HasSubstr("found 1.5"));
-  EXPECT_THAT(ParseError(R"({"add":{"path":7,"partitionValues":{},"size":1,"modificationTime":2,"dataChange":true}})").message,
-              HasSubstr("add.path must be a string, found number"));
-  EXPECT_THAT(ParseError(R"({"add":{"path":"x","partitionValues":[],"size":1,"modificationTime":2,"dataChange":true}})").message,
-              HasSubstr("add.partitionValues must be an object"));
-  EXPECT_THAT(ParseError(R"({"protocol":{"minReaderVersion":1,"minWriterVersion":2,"readerFeatures":[1]}})").message,
-              HasSubstr("protocol.readerFeatures must be an array of strings"));
+  EXPECT_THAT(
+      ParseError(
+          R"({"add":{"path":"x","partitionValues":{},"size":1.5,"modificationTime":2,"dataChange":true}})")
+          .message,
+      HasSubstr("found 1.5"));
+  EXPECT_THAT(
+      ParseError(
+          R"({"add":{"path":7,"partitionValues":{},"size":1,"modificationTime":2,"dataChange":true}})")
+          .message,
+      HasSubstr("add.path must be a string, found number"));
+  EXPECT_THAT(
+      ParseError(
+          R"({"add":{"path":"x","partitionValues":[],"size":1,"modificationTime":2,"dataChange":true}})")
+          .message,
+      HasSubstr("add.partitionValues must be an object"));
+  EXPECT_THAT(
+      ParseError(
+          R"({"protocol":{"minReaderVersion":1,"minWriterVersion":2,"readerFeatures":[1]}})")
+          .message,
+      HasSubstr("protocol.readerFeatures must be an array of strings"));
   EXPECT_THAT(ParseError(R"({"add":[]})").message, HasSubstr("add must be an object"));
 }
 
@@ -230,7 +255,8 @@ TEST(ParseCommitFileTest, SkipsBlankLinesAndHandlesCrLf) {
 }
 
 TEST(ParseCommitFileTest, ErrorNamesOneBasedLine) {
-  std::string content = testing::ProtocolLine() + "\n\n" + R"({"txn":{"appId":5,"version":1}})";
+  std::string content =
+      testing::ProtocolLine() + "\n\n" + R"({"txn":{"appId":5,"version":1}})";
   auto r = ParseCommitFile(content, "/x/_delta_log/00000000000000000009.json");
   ASSERT_FALSE(r.has_value());
   EXPECT_THAT(r.error().message, HasSubstr("00000000000000000009.json' line 3"));

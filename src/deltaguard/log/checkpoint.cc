@@ -8,31 +8,34 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }
 
 // JSON checkpoints (UUID-named V2) are NDJSON like commits; everything else is Parquet.
-Result<std::vector<Action>> ReadOneFile(const FileSystem& fs, const CheckpointReader& reader,
-                                        const std::string& path) {
+Result<CheckpointActions> ReadOneFile(const FileSystem& fs,
+                                      const CheckpointReader& reader,
+                                      const std::string& path) {
   if (EndsWith(path, ".json")) {
     DELTA_ASSIGN_OR_RETURN(std::string content, fs.ReadFile(path));
-    return ParseCommitFile(content, path);
+    DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions, ParseCommitFile(content, path));
+    return SplitCheckpointActions(std::move(actions));
   }
-  return reader.ReadCheckpoint(path);
+  return reader.ReadCheckpointSplit(path);
 }
 
 }  // namespace
 
-std::string ResolveSidecarPath(const std::string& log_dir, const std::string& sidecar_path) {
+std::string ResolveSidecarPath(const std::string& log_dir,
+                               const std::string& sidecar_path) {
   return ResolveLogPath(JoinPath(log_dir, kSidecarDirName), sidecar_path);
 }
 
-Result<std::vector<std::vector<Action>>> ReadCheckpointParts(
+Result<std::vector<CheckpointActions>> ReadCheckpointParts(
     const FileSystem& fs, const CheckpointReader& reader, const std::string& log_dir,
     const CheckpointFiles& checkpoint, std::vector<std::string>* files_read) {
-  std::vector<std::vector<Action>> parts;
+  std::vector<CheckpointActions> parts;
   std::vector<std::string> sidecars;
   for (const FileInfo& f : checkpoint.files) {
-    DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadOneFile(fs, reader, f.path));
+    DELTA_ASSIGN_OR_RETURN(CheckpointActions actions, ReadOneFile(fs, reader, f.path));
     files_read->push_back(f.path);
     // A checkpoint of any name may be V2 and list sidecars (digest §1.3).
-    for (const Action& a : actions) {
+    for (const Action& a : actions.others) {
       if (const auto* s = std::get_if<Sidecar>(&a)) {
         sidecars.push_back(ResolveSidecarPath(log_dir, s->path));
       }
@@ -40,11 +43,11 @@ Result<std::vector<std::vector<Action>>> ReadCheckpointParts(
     parts.push_back(std::move(actions));
   }
   for (const std::string& path : sidecars) {
-    Result<std::vector<Action>> actions = ReadOneFile(fs, reader, path);
+    Result<CheckpointActions> actions = ReadOneFile(fs, reader, path);
     if (!actions) {
-      return WithContext(std::move(actions).error(),
-                         fmt::format("checkpoint version {}: sidecar '{}'",
-                                     checkpoint.version, path));
+      return WithContext(
+          std::move(actions).error(),
+          fmt::format("checkpoint version {}: sidecar '{}'", checkpoint.version, path));
     }
     files_read->push_back(path);
     parts.push_back(std::move(actions).value());

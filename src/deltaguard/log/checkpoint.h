@@ -16,13 +16,14 @@ namespace deltaguard {
 
 /// Where a sidecar named in a checkpoint lives: a relative (URI-encoded) name under
 /// `<log_dir>/_sidecars`, or an absolute path/URI.
-std::string ResolveSidecarPath(const std::string& log_dir, const std::string& sidecar_path);
+std::string ResolveSidecarPath(const std::string& log_dir,
+                               const std::string& sidecar_path);
 
 /// Read every file of `checkpoint`, then every sidecar its `sidecar` rows name. Returns
-/// one action vector per file read (checkpoint files first, then sidecars) and appends
-/// the paths read to `files_read`. Any unreadable file fails the whole checkpoint, so
-/// the caller can fall back to an older one.
-Result<std::vector<std::vector<Action>>> ReadCheckpointParts(
+/// the rows of each file read (checkpoint files first, then sidecars) and appends the
+/// paths read to `files_read`. Any unreadable file fails the whole checkpoint, so the
+/// caller can fall back to an older one.
+Result<std::vector<CheckpointActions>> ReadCheckpointParts(
     const FileSystem& fs, const CheckpointReader& reader, const std::string& log_dir,
     const CheckpointFiles& checkpoint, std::vector<std::string>* files_read);
 

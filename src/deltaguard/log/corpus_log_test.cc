@@ -5,14 +5,14 @@
 //    need Parquet, which this module does not read; io/parquet tests cover them);
 //  - tables with errors_when_replayed fail cleanly.
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-#include <rapidjson/document.h>
 
 #include "deltaguard/log/log_segment.h"
 #include "deltaguard/log/log_test_util.h"
@@ -38,11 +38,17 @@ bool ReadableProtocol(const rapidjson::Value& p) {
   int r = p["minReaderVersion"].GetInt();
   if (r > 3) return false;
   if (r < 3) return true;
-  static const std::set<std::string> kSupported = {
-      "columnmapping",        "deletionvectors",         "timestampntz",
-      "typewidening",         "typewidening-preview",    "v2checkpoint",
-      "vacuumprotocolcheck",  "varianttype",             "varianttype-preview",
-      "variantshredding",     "variantshredding-preview"};
+  static const std::set<std::string> kSupported = {"columnmapping",
+                                                   "deletionvectors",
+                                                   "timestampntz",
+                                                   "typewidening",
+                                                   "typewidening-preview",
+                                                   "v2checkpoint",
+                                                   "vacuumprotocolcheck",
+                                                   "varianttype",
+                                                   "varianttype-preview",
+                                                   "variantshredding",
+                                                   "variantshredding-preview"};
   for (const auto& f : p["readerFeatures"].GetArray()) {
     if (!kSupported.count(AsciiToLower(f.GetString()))) return false;
   }
@@ -72,7 +78,8 @@ class CorpusLogTest : public ::testing::Test {
       ct.json_only = t["checkpoints"].IsObject() && t["checkpoints"].MemberCount() == 0;
       for (const auto& cp : t["checkpoints"].GetObject()) {
         int64_t v = std::stoll(cp.name.GetString());
-        if (v <= ct.latest_version) ct.newest_checkpoint = std::max(ct.newest_checkpoint, v);
+        if (v <= ct.latest_version)
+          ct.newest_checkpoint = std::max(ct.newest_checkpoint, v);
       }
       ct.expect_error = t["errors_when_replayed"].Size() > 0;
       ct.readable = ReadableProtocol(t["protocol"]);
@@ -95,7 +102,8 @@ TEST_F(CorpusLogTest, JsonOnlyTablesReplay) {
     auto snap = Snapshot::Load(fs, root_ + "/" + t.path, reader);
     if (!t.readable) {
       ASSERT_FALSE(snap.has_value());
-      EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature) << snap.error().message;
+      EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature)
+          << snap.error().message;
       ++refused;
       continue;
     }

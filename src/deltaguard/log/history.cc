@@ -12,7 +12,8 @@
 namespace deltaguard {
 namespace {
 
-Result<std::vector<CommitFile>> ListCommits(const FileSystem& fs, const std::string& root) {
+Result<std::vector<CommitFile>> ListCommits(const FileSystem& fs,
+                                            const std::string& root) {
   Result<LogListing> listing = ListLog(fs, LogDirOf(root), 0);
   if (!listing) {
     if (listing.error().code == ErrorCode::kNotFound) {
@@ -70,15 +71,16 @@ Result<std::vector<int64_t>> ListCommitVersions(const FileSystem& fs,
   return out;
 }
 
-Result<std::vector<Action>> ReadCommit(const FileSystem& fs, const std::string& table_root,
-                                       int64_t version) {
+Result<std::vector<Action>> ReadCommit(const FileSystem& fs,
+                                       const std::string& table_root, int64_t version) {
   std::string root = NormalizeTableRoot(table_root);
   std::string path = JoinPath(LogDirOf(root), CommitFileName(version));
   Result<std::string> content = fs.ReadFile(path);
   if (!content) {
     if (content.error().code == ErrorCode::kNotFound) {
-      return MakeError(ErrorCode::kNotFound, "table '{}': commit version {} not found ({})",
-                       root, version, path);
+      return MakeError(ErrorCode::kNotFound,
+                       "table '{}': commit version {} not found ({})", root, version,
+                       path);
     }
     return tl::unexpected(std::move(content).error());
   }
@@ -95,7 +97,8 @@ Result<std::vector<CommitSummary>> ReadHistory(const FileSystem& fs,
   int64_t prev_mtime_ts = INT64_MIN;
   for (const CommitFile& c : commits) {
     DELTA_ASSIGN_OR_RETURN(std::string content, fs.ReadFile(c.file.path));
-    DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions, ParseCommitFile(content, c.file.path));
+    DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions,
+                           ParseCommitFile(content, c.file.path));
     CommitSummary s;
     s.version = c.version;
     for (Action& a : actions) {
@@ -118,8 +121,9 @@ Result<std::vector<CommitSummary>> ReadHistory(const FileSystem& fs,
     if (use_ict) {
       s.timestamp_ms = *in_commit;
     } else {
-      s.timestamp_ms = std::max(c.file.modification_time,
-                                prev_mtime_ts == INT64_MIN ? INT64_MIN : prev_mtime_ts + 1);
+      s.timestamp_ms =
+          std::max(c.file.modification_time,
+                   prev_mtime_ts == INT64_MIN ? INT64_MIN : prev_mtime_ts + 1);
       prev_mtime_ts = s.timestamp_ms;
     }
     out.push_back(std::move(s));
@@ -137,19 +141,22 @@ Result<int64_t> VersionAtTimestamp(const FileSystemRef& fs, const std::string& t
   DELTA_ASSIGN_OR_RETURN(std::vector<CommitFile> commits, ListCommits(*fs, root));
   // Only commits up to the loaded latest version take part (a concurrent commit may
   // have landed since).
-  while (!commits.empty() && commits.back().version > latest->version()) commits.pop_back();
+  while (!commits.empty() && commits.back().version > latest->version())
+    commits.pop_back();
   if (commits.empty()) {
     return MakeError(ErrorCode::kNotFound,
-                     "table '{}' has no commit files to resolve a timestamp against", root);
+                     "table '{}' has no commit files to resolve a timestamp against",
+                     root);
   }
   int64_t ict_start = ict.enabled ? ict.enablement_version.value_or(0) : INT64_MAX;
-  auto split = std::lower_bound(
-      commits.begin(), commits.end(), ict_start,
-      [](const CommitFile& c, int64_t v) { return c.version < v; });
+  auto split =
+      std::lower_bound(commits.begin(), commits.end(), ict_start,
+                       [](const CommitFile& c, int64_t v) { return c.version < v; });
 
   // In-commit timestamps are strictly increasing: binary search them.
   if (split != commits.end()) {
-    DELTA_ASSIGN_OR_RETURN(int64_t first_ict, ReadInCommitTimestamp(*fs, root, split->version));
+    DELTA_ASSIGN_OR_RETURN(int64_t first_ict,
+                           ReadInCommitTimestamp(*fs, root, split->version));
     if (first_ict <= timestamp_ms) {
       auto lo = split;  // invariant: ICT(lo) <= timestamp
       auto hi = commits.end();
@@ -168,8 +175,8 @@ Result<int64_t> VersionAtTimestamp(const FileSystemRef& fs, const std::string& t
       return MakeError(ErrorCode::kNotFound,
                        "table '{}': timestamp {} ({}) is before the earliest available "
                        "commit, version {} at {}",
-                       root, timestamp_ms, FormatTimestampMs(timestamp_ms), split->version,
-                       FormatTimestampMs(first_ict));
+                       root, timestamp_ms, FormatTimestampMs(timestamp_ms),
+                       split->version, FormatTimestampMs(first_ict));
     }
   }
   // Versions before in-commit timestamps: file modification times, made increasing.
@@ -188,7 +195,8 @@ Result<int64_t> VersionAtTimestamp(const FileSystemRef& fs, const std::string& t
                      commits.front().version, FormatTimestampMs(ts.front()));
   }
   size_t idx = static_cast<size_t>(std::upper_bound(ts.begin(), ts.end(), timestamp_ms) -
-                                   ts.begin()) - 1;
+                                   ts.begin()) -
+               1;
   return commits[idx].version;
 }
 

@@ -19,7 +19,8 @@ void MakeMtimeTable(TestTable& t) {
   t.Commit(1, {CommitInfoLine(), AddLine("b")});
   t.Commit(2, {CommitInfoLine(), AddLine("c")});
   t.Commit(3, {CommitInfoLine("DELETE"), RemoveLine("a")});
-  for (int v = 0; v <= 3; ++v) SetMtime(t.log_dir() + "/" + CommitFileName(v), kT0 + v * 1000);
+  for (int v = 0; v <= 3; ++v)
+    SetMtime(t.log_dir() + "/" + CommitFileName(v), kT0 + v * 1000);
 }
 
 TEST(TimeTravelTest, ByModificationTime) {
@@ -37,7 +38,8 @@ TEST(TimeTravelTest, ByModificationTime) {
   EXPECT_THAT(before.error().message, HasSubstr("before the earliest available commit"));
   EXPECT_THAT(before.error().message, HasSubstr("version 0 at 2020-09-13T12:26:40.000Z"));
 
-  auto snap = Snapshot::Load(fs, t.root(), reader, SnapshotSpec{std::nullopt, kT0 + 2500});
+  auto snap =
+      Snapshot::Load(fs, t.root(), reader, SnapshotSpec{std::nullopt, kT0 + 2500});
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   EXPECT_EQ((*snap)->version(), 2);
   EXPECT_EQ((*snap)->files().size(), 3u);
@@ -74,7 +76,8 @@ TEST(TimeTravelTest, InCommitTimestampsAfterEnablement) {
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kIct + 200), 6);
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kIct - 1), 3);  // pre-ICT by mtime
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kT0 + 1500), 1);
-  auto snap = Snapshot::Load(fs, t.root(), reader, SnapshotSpec{std::nullopt, kIct + 150});
+  auto snap =
+      Snapshot::Load(fs, t.root(), reader, SnapshotSpec{std::nullopt, kIct + 150});
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   EXPECT_EQ((*snap)->version(), 5);
   EXPECT_EQ((*snap)->timestamp_ms(), kIct + 100);
@@ -92,8 +95,8 @@ TEST(TimeTravelTest, IctEnabledAtCreation) {
   TestTable t;
   FakeCheckpointReader reader;
   std::string conf = R"("delta.enableInCommitTimestamps":"true")";
-  t.Commit(0, {CommitInfoLine("CREATE", 5000), ProtocolLine(1, 7, {}, {"inCommitTimestamp"}),
-               MetadataLine(conf)});
+  t.Commit(0, {CommitInfoLine("CREATE", 5000),
+               ProtocolLine(1, 7, {}, {"inCommitTimestamp"}), MetadataLine(conf)});
   t.Commit(1, {CommitInfoLine("WRITE", 6000), AddLine("a")});
   auto fs = LocalFs();
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, 5999), 0);

@@ -12,8 +12,8 @@ ReusableJsonDocument::ReusableJsonDocument()
       doc_(&pool_, 1024, &stack_allocator_) {}
 
 Result<const JsonValue*> ReusableJsonDocument::Parse(std::string_view text) {
-  // The previous DOM lives in pool_; drop it before reusing the memory. SetNull() first so
-  // the document never points into freed chunks.
+  // The previous DOM lives in pool_; drop it before reusing the memory. SetNull() first
+  // so the document never points into freed chunks.
   doc_.SetNull();
   pool_.Clear();
   doc_.Parse(text.data(), text.size());
@@ -157,9 +157,10 @@ Status ReadStringMap(const JsonContext& ctx, std::string_view what, const JsonVa
       return ctx.Fail("{}['{}'] must be a string, found {}", what, Key(m.name),
                       JsonTypeName(m.value));
     }
-    out->emplace_back(std::piecewise_construct,
-                      std::forward_as_tuple(m.name.GetString(), m.name.GetStringLength()),
-                      std::forward_as_tuple(m.value.GetString(), m.value.GetStringLength()));
+    out->emplace_back(
+        std::piecewise_construct,
+        std::forward_as_tuple(m.name.GetString(), m.name.GetStringLength()),
+        std::forward_as_tuple(m.value.GetString(), m.value.GetStringLength()));
   }
   return OkStatus();
 }

@@ -4,14 +4,14 @@
 /// file and line, and raw-text extraction for free-form objects.
 #pragma once
 
+#include <rapidjson/document.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <rapidjson/document.h>
 
 #include "deltaguard/log/actions.h"
 #include "deltaguard/util/result.h"

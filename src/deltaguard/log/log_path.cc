@@ -1,8 +1,8 @@
 #include "deltaguard/log/log_path.h"
 
-#include <charconv>
-
 #include <fmt/format.h>
+
+#include <charconv>
 
 #include "deltaguard/io/fs/file_system.h"
 
@@ -86,7 +86,8 @@ std::optional<LogFileName> ParseLogFileName(std::string_view name) {
     if (part && TakePrefix(&t, ".")) {
       std::optional<int64_t> num = TakeNumber(&t);
       if (num && t == ".parquet") {
-        if (*part < 1 || *num < 1 || *part > *num || *num > INT32_MAX) return std::nullopt;
+        if (*part < 1 || *num < 1 || *part > *num || *num > INT32_MAX)
+          return std::nullopt;
         out.type = LogFileType::kCheckpointMultiPart;
         out.part = static_cast<int32_t>(*part);
         out.num_parts = static_cast<int32_t>(*num);
@@ -128,7 +129,8 @@ std::string CheckpointFileName(int64_t version) {
   return fmt::format("{:020d}.checkpoint.parquet", version);
 }
 
-std::string MultiPartCheckpointFileName(int64_t version, int32_t part, int32_t num_parts) {
+std::string MultiPartCheckpointFileName(int64_t version, int32_t part,
+                                        int32_t num_parts) {
   return fmt::format("{:020d}.checkpoint.{:010d}.{:010d}.parquet", version, part,
                      num_parts);
 }
@@ -179,6 +181,17 @@ std::string PercentDecodeLenient(std::string_view s) {
 }
 
 std::string ResolveLogPath(std::string_view base_dir, std::string_view logged_path) {
+  // Fast path (almost every path Spark writes): relative, nothing to decode.
+  if (!logged_path.empty() && logged_path.front() != '/' &&
+      logged_path.find_first_of("%:") == std::string_view::npos) {
+    while (base_dir.size() > 1 && base_dir.back() == '/') base_dir.remove_suffix(1);
+    std::string out;
+    out.reserve(base_dir.size() + 1 + logged_path.size());
+    out.append(base_dir);
+    if (!out.empty() && out.back() != '/') out.push_back('/');
+    out.append(logged_path);
+    return out;
+  }
   if (std::optional<std::string_view> local = StripFileScheme(logged_path)) {
     return PercentDecodeLenient(*local);
   }

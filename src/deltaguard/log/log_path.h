@@ -16,13 +16,13 @@ inline constexpr std::string_view kSidecarDirName = "_sidecars";
 inline constexpr std::string_view kLastCheckpointFileName = "_last_checkpoint";
 
 enum class LogFileType : uint8_t {
-  kCommit,                ///< v.json
-  kCheckpointClassic,     ///< v.checkpoint.parquet (V1, or V2 with sidecars)
-  kCheckpointMultiPart,   ///< v.checkpoint.p.n.parquet (V1 only)
-  kCheckpointV2Json,      ///< v.checkpoint.<uuid>.json
-  kCheckpointV2Parquet,   ///< v.checkpoint.<uuid>.parquet
-  kCompaction,            ///< v.w.compacted.json (optional; deltaguard ignores them)
-  kChecksum,              ///< v.crc (optional; ignored)
+  kCommit,               ///< v.json
+  kCheckpointClassic,    ///< v.checkpoint.parquet (V1, or V2 with sidecars)
+  kCheckpointMultiPart,  ///< v.checkpoint.p.n.parquet (V1 only)
+  kCheckpointV2Json,     ///< v.checkpoint.<uuid>.json
+  kCheckpointV2Parquet,  ///< v.checkpoint.<uuid>.parquet
+  kCompaction,           ///< v.w.compacted.json (optional; deltaguard ignores them)
+  kChecksum,             ///< v.crc (optional; ignored)
 };
 
 /// A recognised `_delta_log` file name.

@@ -26,7 +26,8 @@ TEST(LogPathTest, ParsesCommitAndCheckpointNames) {
   EXPECT_EQ(cl->version, 10);
   EXPECT_TRUE(cl->is_checkpoint());
 
-  auto mp = ParseLogFileName("00000000000000000005.checkpoint.0000000002.0000000003.parquet");
+  auto mp =
+      ParseLogFileName("00000000000000000005.checkpoint.0000000002.0000000003.parquet");
   ASSERT_TRUE(mp.has_value());
   EXPECT_EQ(mp->type, LogFileType::kCheckpointMultiPart);
   EXPECT_EQ(mp->part, 2);
@@ -42,7 +43,8 @@ TEST(LogPathTest, ParsesCommitAndCheckpointNames) {
   ASSERT_TRUE(v2p.has_value());
   EXPECT_EQ(v2p->type, LogFileType::kCheckpointV2Parquet);
 
-  auto comp = ParseLogFileName("00000000000000000004.00000000000000000006.compacted.json");
+  auto comp =
+      ParseLogFileName("00000000000000000004.00000000000000000006.compacted.json");
   ASSERT_TRUE(comp.has_value());
   EXPECT_EQ(comp->type, LogFileType::kCompaction);
   EXPECT_EQ(comp->end_version, 6);
@@ -54,13 +56,16 @@ TEST(LogPathTest, ParsesCommitAndCheckpointNames) {
 
 TEST(LogPathTest, IgnoresEverythingElse) {
   for (const char* name :
-       {"_last_checkpoint", ".00000000000000000000.json.crc", "00000000000000000000.json.tmp",
+       {"_last_checkpoint", ".00000000000000000000.json.crc",
+        "00000000000000000000.json.tmp",
         ".00000000000000000001.json.0123456789abcdef.tmp", "00000000000000000000.jsonx",
         "abc.json", "00000000000000000001.checkpoint.0000000003.0000000002.parquet",
         "00000000000000000001.checkpoint.0000000000.0000000002.parquet",
-        "00000000000000000001.checkpoint.parquet.crc", "00000000000000000001.checkpoint..json",
+        "00000000000000000001.checkpoint.parquet.crc",
+        "00000000000000000001.checkpoint..json",
         "00000000000000000006.00000000000000000004.compacted.json",
-        "000000000000000000000000000001.json", "", "_sidecars", "_commits", "_staged_commits"}) {
+        "000000000000000000000000000001.json", "", "_sidecars", "_commits",
+        "_staged_commits"}) {
     EXPECT_FALSE(ParseLogFileName(name).has_value()) << name;
   }
 }
@@ -80,6 +85,10 @@ TEST(LogPathTest, NormalizesTableRoot) {
 
 TEST(LogPathTest, ResolvesLoggedPaths) {
   EXPECT_EQ(ResolveLogPath("/t", "a=1/part-0.parquet"), "/t/a=1/part-0.parquet");
+  EXPECT_EQ(ResolveLogPath("/t/", "part-0.parquet"), "/t/part-0.parquet");
+  EXPECT_EQ(ResolveLogPath("/", "part-0.parquet"), "/part-0.parquet");
+  EXPECT_EQ(ResolveLogPath("", "part-0.parquet"), "part-0.parquet");
+  EXPECT_EQ(ResolveLogPath("rel", "a:b.parquet"), "rel/a:b.parquet");
   // Hive-escaped ':' is URI-encoded again in the log; decode exactly once.
   EXPECT_EQ(ResolveLogPath("/t", "x=2021-09-08%2011%253A11/p%20q.parquet"),
             "/t/x=2021-09-08 11%3A11/p q.parquet");
@@ -87,7 +96,8 @@ TEST(LogPathTest, ResolvesLoggedPaths) {
   EXPECT_EQ(ResolveLogPath("/t", "file:/abs/a%20b.parquet"), "/abs/a b.parquet");
   EXPECT_EQ(ResolveLogPath("/t", "/abs/p.parquet"), "/abs/p.parquet");
   EXPECT_EQ(ResolveLogPath("/t", "s3://bucket/p%20q.parquet"), "s3://bucket/p q.parquet");
-  EXPECT_EQ(ResolveLogPath("/t", "100%.parquet"), "/t/100%.parquet");  // malformed: literal
+  EXPECT_EQ(ResolveLogPath("/t", "100%.parquet"),
+            "/t/100%.parquet");  // malformed: literal
   EXPECT_EQ(PercentDecodeLenient("a%2Fb%zz%4"), "a/b%zz%4");
   EXPECT_EQ(PercentDecodeLenient("a%2Fb"), "a/b");
 }

@@ -25,8 +25,9 @@ int TypeRank(LogFileType t) {
 // First version in [from, to] without a commit file, or nullopt when all exist.
 std::optional<int64_t> FirstMissing(const std::vector<CommitFile>& commits, int64_t from,
                                     int64_t to) {
-  auto it = std::lower_bound(commits.begin(), commits.end(), from,
-                             [](const CommitFile& c, int64_t v) { return c.version < v; });
+  auto it =
+      std::lower_bound(commits.begin(), commits.end(), from,
+                       [](const CommitFile& c, int64_t v) { return c.version < v; });
   for (int64_t v = from; v <= to; ++v, ++it) {
     if (it == commits.end() || it->version != v) return v;
   }
@@ -35,8 +36,9 @@ std::optional<int64_t> FirstMissing(const std::vector<CommitFile>& commits, int6
 
 Error GapError(const std::string& root, const std::vector<CommitFile>& commits,
                int64_t target, int64_t missing) {
-  auto next = std::upper_bound(commits.begin(), commits.end(), missing,
-                               [](int64_t v, const CommitFile& c) { return v < c.version; });
+  auto next =
+      std::upper_bound(commits.begin(), commits.end(), missing,
+                       [](int64_t v, const CommitFile& c) { return v < c.version; });
   std::string found_next =
       next == commits.end() ? "no later commit" : std::to_string(next->version);
   return MakeError(ErrorCode::kCorruptLog,
@@ -63,7 +65,8 @@ std::optional<LastCheckpointHint> ReadLastCheckpointHint(const FileSystem& fs,
   LastCheckpointHint hint;
   hint.version = version->value.GetInt64();
   auto parts = root.FindMember("parts");
-  if (parts != root.MemberEnd() && parts->value.IsInt64()) hint.parts = parts->value.GetInt64();
+  if (parts != root.MemberEnd() && parts->value.IsInt64())
+    hint.parts = parts->value.GetInt64();
   return hint;
 }
 
@@ -104,8 +107,9 @@ Result<LogListing> ListLog(const FileSystem& fs, const std::string& log_dir,
   }
   // Listing is byte-sorted, so commits are already ascending; names with different
   // zero-padding could still collide in value: keep the first.
-  std::sort(out.commits.begin(), out.commits.end(),
-            [](const CommitFile& a, const CommitFile& b) { return a.version < b.version; });
+  std::sort(
+      out.commits.begin(), out.commits.end(),
+      [](const CommitFile& a, const CommitFile& b) { return a.version < b.version; });
   out.commits.erase(std::unique(out.commits.begin(), out.commits.end(),
                                 [](const CommitFile& a, const CommitFile& b) {
                                   return a.version == b.version;
@@ -170,9 +174,11 @@ Result<LogSegment> BuildLogSegment(const FileSystem& fs, const std::string& tabl
     std::optional<Error> gap;
     for (auto it = listing.checkpoints.rbegin(); it != listing.checkpoints.rend(); ++it) {
       if (it->version > target) continue;
-      std::optional<int64_t> missing = FirstMissing(listing.commits, it->version + 1, target);
+      std::optional<int64_t> missing =
+          FirstMissing(listing.commits, it->version + 1, target);
       if (missing) {
-        if (usable.empty() && !gap) gap = GapError(table_root, listing.commits, target, *missing);
+        if (usable.empty() && !gap)
+          gap = GapError(table_root, listing.commits, target, *missing);
         break;  // older checkpoints need a superset of these commits
       }
       usable.push_back(std::move(*it));
@@ -191,25 +197,26 @@ Result<LogSegment> BuildLogSegment(const FileSystem& fs, const std::string& tabl
                         *FirstMissing(listing.commits, 0, target));
       }
       if (!listing.checkpoints.empty()) {
-        return MakeError(ErrorCode::kNotFound,
-                         "table '{}': version {} cannot be reconstructed: the log history "
-                         "before it was removed; the earliest available version is {}",
-                         table_root, target, listing.checkpoints.front().version);
+        return MakeError(
+            ErrorCode::kNotFound,
+            "table '{}': version {} cannot be reconstructed: the log history "
+            "before it was removed; the earliest available version is {}",
+            table_root, target, listing.checkpoints.front().version);
       }
-      return MakeError(ErrorCode::kCorruptLog,
-                       "table '{}': cannot reconstruct version {}: there is no checkpoint "
-                       "and the first commit {} is missing (earliest commit is version {})",
-                       table_root, target, CommitFileName(0),
-                       listing.commits.front().version);
+      return MakeError(
+          ErrorCode::kCorruptLog,
+          "table '{}': cannot reconstruct version {}: there is no checkpoint "
+          "and the first commit {} is missing (earliest commit is version {})",
+          table_root, target, CommitFileName(0), listing.commits.front().version);
     }
 
     seg.version = target;
     seg.latest_version = latest;
     seg.can_start_from_zero = from_zero;
     seg.listed_from_hint = listing.listed_from > 0;
-    auto at_target = std::lower_bound(
-        listing.commits.begin(), listing.commits.end(), target,
-        [](const CommitFile& c, int64_t v) { return c.version < v; });
+    auto at_target =
+        std::lower_bound(listing.commits.begin(), listing.commits.end(), target,
+                         [](const CommitFile& c, int64_t v) { return c.version < v; });
     if (at_target != listing.commits.end() && at_target->version == target) {
       seg.version_file = at_target->file;
     } else {
@@ -217,7 +224,8 @@ Result<LogSegment> BuildLogSegment(const FileSystem& fs, const std::string& tabl
     }
     int64_t oldest_start = from_zero ? -1 : usable.back().version;
     for (CommitFile& c : listing.commits) {
-      if (c.version > oldest_start && c.version <= target) seg.commits.push_back(std::move(c));
+      if (c.version > oldest_start && c.version <= target)
+        seg.commits.push_back(std::move(c));
     }
     seg.checkpoints = std::move(usable);
     return seg;

@@ -42,10 +42,10 @@ struct CommitFile {
 
 /// The recognised content of `_delta_log` (from some start version on).
 struct LogListing {
-  std::vector<CommitFile> commits;            ///< ascending, unique versions
-  std::vector<CheckpointFiles> checkpoints;   ///< complete only; ascending by version,
-                                              ///< preferred kind first within a version
-  int64_t listed_from = 0;                    ///< versions below were not listed
+  std::vector<CommitFile> commits;           ///< ascending, unique versions
+  std::vector<CheckpointFiles> checkpoints;  ///< complete only; ascending by version,
+                                             ///< preferred kind first within a version
+  int64_t listed_from = 0;                   ///< versions below were not listed
 };
 
 /// List `log_dir` from `start_version`'s prefix on. Incomplete multi-part checkpoints are
@@ -67,8 +67,8 @@ struct LogSegment {
   std::vector<CheckpointFiles> checkpoints;
   bool can_start_from_zero = false;  ///< 0.json .. version.json are all present
   std::vector<CommitFile> commits;   ///< ascending, contiguous, ending at `version`
-                                     ///< (empty if `version` is a checkpoint-only version)
-  bool listed_from_hint = false;     ///< only versions >= the hint were listed
+                                    ///< (empty if `version` is a checkpoint-only version)
+  bool listed_from_hint = false;  ///< only versions >= the hint were listed
   /// File whose modification time is the commit time of `version` when in-commit
   /// timestamps do not apply: the commit file, else the checkpoint's first file.
   FileInfo version_file;

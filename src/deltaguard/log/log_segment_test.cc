@@ -19,7 +19,8 @@ std::vector<int64_t> Versions(const LogSegment& seg) {
 
 // Commits 0..n-1 with trivial content (segment building never parses them).
 void Commits(TestTable& t, int64_t from, int64_t to) {
-  for (int64_t v = from; v <= to; ++v) t.Commit(v, {testing::AddLine("f" + std::to_string(v))});
+  for (int64_t v = from; v <= to; ++v)
+    t.Commit(v, {testing::AddLine("f" + std::to_string(v))});
 }
 
 TEST(LastCheckpointTest, ReadsValidHintAndIgnoresBadOnes) {
@@ -155,7 +156,8 @@ TEST(LogSegmentTest, GapAfterCheckpointIsCorruptLog) {
   ASSERT_FALSE(seg.has_value());
   EXPECT_EQ(seg.error().code, ErrorCode::kCorruptLog);
   EXPECT_THAT(seg.error().message, HasSubstr(t.root()));
-  EXPECT_THAT(seg.error().message, HasSubstr("missing commit version 12 (found 11 and 13)"));
+  EXPECT_THAT(seg.error().message,
+              HasSubstr("missing commit version 12 (found 11 and 13)"));
   // Before the gap the table is still readable.
   auto old = BuildLogSegment(*testing::LocalFs(), t.root(), 11);
   ASSERT_TRUE(old.has_value()) << old.error().message;

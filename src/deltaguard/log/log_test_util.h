@@ -4,6 +4,7 @@
 /// Test-only (included by *_test.cc); not compiled into the library.
 #pragma once
 
+#include <fmt/format.h>
 #include <sys/time.h>
 
 #include <atomic>
@@ -14,8 +15,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "deltaguard/log/actions.h"
 #include "deltaguard/log/log_path.h"
@@ -76,8 +75,8 @@ inline std::string ProtocolLine(int r = 1, int w = 2,
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ",\"" : "\"") + v[i] + "\"";
     return s + "]";
   };
-  std::string out = fmt::format(R"({{"protocol":{{"minReaderVersion":{},"minWriterVersion":{})",
-                                r, w);
+  std::string out =
+      fmt::format(R"({{"protocol":{{"minReaderVersion":{},"minWriterVersion":{})", r, w);
   if (r >= 3) out += ",\"readerFeatures\":" + list(rf);
   if (w >= 7) out += ",\"writerFeatures\":" + list(wf);
   return out + "}}";
@@ -135,8 +134,8 @@ inline std::string TxnLine(const std::string& app, int64_t version) {
 inline std::string DomainLine(const std::string& domain, const std::string& conf,
                               bool removed) {
   return fmt::format(
-      R"({{"domainMetadata":{{"domain":"{}","configuration":"{}","removed":{}}}}})", domain,
-      conf, removed ? "true" : "false");
+      R"({{"domainMetadata":{{"domain":"{}","configuration":"{}","removed":{}}}}})",
+      domain, conf, removed ? "true" : "false");
 }
 
 /// A table under a temp dir, written commit by commit.
@@ -160,7 +159,9 @@ class TestTable {
     WriteText(path, Join(lines));
     return path;
   }
-  void LastCheckpoint(const std::string& json) { WriteText(log_ + "/_last_checkpoint", json); }
+  void LastCheckpoint(const std::string& json) {
+    WriteText(log_ + "/_last_checkpoint", json);
+  }
 
  private:
   TempDir dir_;
@@ -177,12 +178,14 @@ class FakeCheckpointReader final : public CheckpointReader {
       std::lock_guard<std::mutex> lock(mu_);
       reads_.push_back(path);
       if (fail_.count(BaseName(path).data()) || fail_.count(path)) {
-        return MakeError(ErrorCode::kCorruptData, "fake: cannot read checkpoint '{}'", path);
+        return MakeError(ErrorCode::kCorruptData, "fake: cannot read checkpoint '{}'",
+                         path);
       }
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) return MakeError(ErrorCode::kNotFound, "fake: no checkpoint '{}'", path);
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string content((std::istreambuf_iterator<char>(in)),
+                        std::istreambuf_iterator<char>());
     return ParseCommitFile(content, path);
   }
   void FailOn(const std::string& name_or_path) { fail_.insert(name_or_path); }

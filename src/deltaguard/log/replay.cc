@@ -1,7 +1,8 @@
 #include "deltaguard/log/replay.h"
 
 #include <algorithm>
-#include <numeric>
+#include <cstring>
+#include <string_view>
 
 namespace deltaguard {
 namespace {
@@ -25,53 +26,149 @@ bool SameFile(const F& a, const F& b) {
   return !FileLess(a, b) && !FileLess(b, a);
 }
 
-// Sort files by (path, dv) and drop duplicates keeping the first occurrence; each file is
-// moved exactly once. Sorting runs on compact 16-byte entries whose key is the 8 bytes
-// after the paths' common prefix (big-endian, so integer order is byte order), which
-// settles almost all comparisons without touching the files (200k-file checkpoints).
+// A file to sort: 8 path bytes at the current depth as a big-endian integer (so integer
+// order is byte order), plus where the path and the file are.
+struct SortEntry {
+  uint64_t key;
+  const char* path;
+  uint32_t size;
+  uint32_t idx;
+};
+
+uint64_t KeyAt(const char* p, size_t size, size_t depth) {
+  uint64_t key = 0;
+  if (depth + 8 <= size) {
+    std::memcpy(&key, p + depth, 8);
+    return __builtin_bswap64(key);
+  }
+  for (size_t b = 0; b < 8; ++b) {
+    size_t pos = depth + b;
+    key = (key << 8) | (pos < size ? static_cast<unsigned char>(p[pos]) : 0u);
+  }
+  return key;
+}
+
+// Most-significant-digit sort of [first, last) by path, 8 bytes per level, whose keys are
+// already loaded for `depth`; `tie_less` orders equal paths. Integer comparisons settle
+// almost everything, and each level reads every path once: a comparison sort would
+// chase two pointers per comparison (hundreds of ms for a 200k-file checkpoint).
+template <typename TieLess>
+void SortByPath(SortEntry* first, SortEntry* last, size_t depth,
+                const TieLess& tie_less) {
+  std::sort(first, last,
+            [](const SortEntry& a, const SortEntry& b) { return a.key < b.key; });
+  for (SortEntry* run = first; run != last;) {
+    SortEntry* end = run + 1;
+    while (end != last && end->key == run->key) ++end;
+    if (end - run > 1) {
+      bool any_ended = false;
+      for (SortEntry* e = run; e != end; ++e) any_ended |= e->size <= depth + 8;
+      if (any_ended) {
+        // Some path ends inside this window (or they are equal): compare fully.
+        std::sort(run, end, [&](const SortEntry& a, const SortEntry& b) {
+          int c =
+              std::string_view(a.path, a.size).compare(std::string_view(b.path, b.size));
+          return c != 0 ? c < 0 : tie_less(a, b);
+        });
+      } else {
+        for (SortEntry* e = run; e != end; ++e)
+          e->key = KeyAt(e->path, e->size, depth + 8);
+        SortByPath(run, end, depth + 8, tie_less);
+      }
+    }
+    run = end;
+  }
+}
+
+// Sort `files` in place by (path, dv) and drop duplicates, keeping the first occurrence.
+// The order is computed on compact entries, then applied by following the permutation's
+// cycles: each file is move-assigned about once, within memory that is already ours.
 template <typename F>
-std::vector<F> SortedUnique(const std::vector<F*>& in) {
-  size_t lcp = in.empty() ? 0 : in[0]->path.size();
-  for (const F* f : in) {
-    const std::string& p = f->path;
-    size_t n = std::min(lcp, p.size());
+void SortUniqueInPlace(std::vector<F>& files) {
+  const size_t n = files.size();
+  if (n == 0) return;
+  // Skip the paths' common prefix ("day=2024-0...") so the first level discriminates.
+  size_t lcp = files[0].path.size();
+  for (const F& f : files) {
+    size_t m = std::min(lcp, f.path.size());
     size_t i = 0;
-    while (i < n && p[i] == in[0]->path[i]) ++i;
+    while (i < m && f.path[i] == files[0].path[i]) ++i;
     lcp = i;
   }
-  struct Entry {
-    uint64_t key;
-    uint32_t idx;
-  };
-  std::vector<Entry> entries(in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    const std::string& p = in[i]->path;
-    uint64_t key = 0;
-    for (size_t b = 0; b < 8; ++b) {
-      size_t pos = lcp + b;
-      key = (key << 8) | (pos < p.size() ? static_cast<unsigned char>(p[pos]) : 0u);
-    }
-    entries[i] = {key, static_cast<uint32_t>(i)};
+  std::vector<SortEntry> entries(n);
+  for (size_t i = 0; i < n; ++i) {
+    const std::string& p = files[i].path;
+    entries[i] = {KeyAt(p.data(), p.size(), lcp), p.data(),
+                  static_cast<uint32_t>(p.size()), static_cast<uint32_t>(i)};
   }
-  std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
-    if (a.key != b.key) return a.key < b.key;
-    if (FileLess(*in[a.idx], *in[b.idx])) return true;
-    if (FileLess(*in[b.idx], *in[a.idx])) return false;
+  auto tie_less = [&](const SortEntry& a, const SortEntry& b) {
+    if (FileLess(files[a.idx], files[b.idx])) return true;
+    if (FileLess(files[b.idx], files[a.idx])) return false;
     return a.idx < b.idx;
-  });
-  std::vector<F> out;
-  out.reserve(in.size());
-  constexpr size_t kPrefetch = 8;  // the sources are scattered: hide the memory latency
-  for (size_t k = 0; k < entries.size(); ++k) {
-    if (k + kPrefetch < entries.size()) {
-      const char* next = reinterpret_cast<const char*>(in[entries[k + kPrefetch].idx]);
-      for (size_t line = 0; line < sizeof(F); line += 64) __builtin_prefetch(next + line);
+  };
+  SortByPath(entries.data(), entries.data() + n, lcp, tie_less);
+  // order[k] = old position of the file that goes to position k; duplicates (adjacent
+  // after sorting) go to the tail and are cut off.
+  std::vector<uint32_t> order;
+  std::vector<uint32_t> dropped;
+  order.reserve(n);
+  for (size_t k = 0; k < n; ++k) {
+    const SortEntry& e = entries[k];
+    if (!order.empty()) {
+      const F& kept = files[order.back()];
+      if (kept.path.size() == e.size &&
+          std::memcmp(kept.path.data(), e.path, e.size) == 0 &&
+          SameFile(kept, files[e.idx])) {
+        dropped.push_back(e.idx);
+        continue;
+      }
     }
-    const Entry& e = entries[k];
-    // Equal files have equal keys: compare contents only when the keys tie.
-    if (k > 0 && entries[k - 1].key == e.key && SameFile(out.back(), *in[e.idx])) continue;
-    out.push_back(std::move(*in[e.idx]));
+    order.push_back(e.idx);
   }
+  const size_t kept = order.size();
+  order.insert(order.end(), dropped.begin(), dropped.end());
+  std::vector<bool> done(n, false);
+  for (size_t start = 0; start < n; ++start) {
+    if (done[start] || order[start] == start) {
+      done[start] = true;
+      continue;
+    }
+    F tmp = std::move(files[start]);
+    size_t j = start;
+    while (true) {
+      size_t src = order[j];
+      done[j] = true;
+      if (src == start) {
+        files[j] = std::move(tmp);
+        break;
+      }
+      files[j] = std::move(files[src]);
+      j = src;
+    }
+  }
+  files.resize(kept);
+}
+
+// Concatenate the kept checkpoint rows (the largest vector is reused, not copied) and
+// the commit rows, then sort.
+template <typename F>
+std::vector<F> MergeSorted(std::vector<std::vector<F>>& parts,
+                           const std::vector<F*>& more) {
+  std::vector<F> out;
+  size_t total = more.size();
+  size_t largest = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    total += parts[i].size();
+    if (parts[i].size() > parts[largest].size()) largest = i;
+  }
+  if (!parts.empty()) out = std::move(parts[largest]);
+  out.reserve(total);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i == largest) continue;
+    for (F& f : parts[i]) out.push_back(std::move(f));
+  }
+  for (F* f : more) out.push_back(std::move(*f));
+  SortUniqueInPlace(out);
   return out;
 }
 
@@ -131,9 +228,9 @@ Status LogReplayer::AddCommit(int64_t version, std::vector<Action> actions) {
   for (auto it = stored.rbegin(); it != stored.rend(); ++it) {
     Action& a = *it;
     if (auto* add = std::get_if<AddFile>(&a)) {
-      if (seen_.insert(KeyOf(*add)).second) adds_.push_back(add);
+      if (seen_.insert(KeyOf(*add)).second) commit_adds_.push_back(add);
     } else if (auto* rm = std::get_if<RemoveFile>(&a)) {
-      if (seen_.insert(KeyOf(*rm)).second) removes_.push_back(rm);
+      if (seen_.insert(KeyOf(*rm)).second) commit_removes_.push_back(rm);
     } else if (auto* p = std::get_if<Protocol>(&a)) {
       DELTA_RETURN_IF_ERROR(TakeProtocol(*p));
     } else if (auto* ci = std::get_if<CommitInfo>(&a)) {
@@ -145,30 +242,28 @@ Status LogReplayer::AddCommit(int64_t version, std::vector<Action> actions) {
   return OkStatus();
 }
 
-Status LogReplayer::AddCheckpoint(std::vector<Action> actions) {
+Status LogReplayer::AddCheckpoint(CheckpointActions part) {
   checkpoint_started_ = true;
   // Protocol first, so that gating precedes interpreting the checkpoint's file rows.
   if (!protocol_) {
-    for (Action& a : actions) {
+    for (Action& a : part.others) {
       if (auto* p = std::get_if<Protocol>(&a)) {
         DELTA_RETURN_IF_ERROR(TakeProtocol(*p));
         break;
       }
     }
   }
-  bool check_seen = !seen_.empty();
-  checkpoint_parts_.push_back(std::move(actions));
-  std::vector<Action>& stored = checkpoint_parts_.back();
-  adds_.reserve(adds_.size() + stored.size());
-  for (Action& a : stored) {
-    if (auto* add = std::get_if<AddFile>(&a)) {
-      if (!check_seen || !seen_.contains(KeyOf(*add))) adds_.push_back(add);
-    } else if (auto* rm = std::get_if<RemoveFile>(&a)) {
-      if (!check_seen || !seen_.contains(KeyOf(*rm))) removes_.push_back(rm);
-    } else {
-      TakeNonFileAction(a);
-    }
+  for (Action& a : part.others) {
+    if (!std::holds_alternative<Protocol>(a)) TakeNonFileAction(a);
   }
+  // Rows superseded by a newer commit are dropped; usually none are, so nothing moves.
+  if (!seen_.empty()) {
+    std::erase_if(part.adds, [&](const AddFile& f) { return seen_.contains(KeyOf(f)); });
+    std::erase_if(part.removes,
+                  [&](const RemoveFile& f) { return seen_.contains(KeyOf(f)); });
+  }
+  checkpoint_adds_.push_back(std::move(part.adds));
+  checkpoint_removes_.push_back(std::move(part.removes));
   return OkStatus();
 }
 
@@ -185,14 +280,15 @@ ReplayState LogReplayer::Finish() && {
             [](const DomainMetadata& a, const DomainMetadata& b) {
               return a.domain < b.domain;
             });
-  // The views in seen_ point into the stored actions; drop them before moving files out.
+  // The views in seen_ point into commits_; drop them before moving files out.
   seen_.clear();
-  st.files = SortedUnique(adds_);
-  st.tombstones = SortedUnique(removes_);
-  adds_.clear();
-  removes_.clear();
+  st.files = MergeSorted(checkpoint_adds_, commit_adds_);
+  st.tombstones = MergeSorted(checkpoint_removes_, commit_removes_);
+  commit_adds_.clear();
+  commit_removes_.clear();
   commits_.clear();
-  checkpoint_parts_.clear();
+  checkpoint_adds_.clear();
+  checkpoint_removes_.clear();
   return st;
 }
 

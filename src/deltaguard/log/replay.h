@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "deltaguard/log/actions.h"
+#include "deltaguard/log/snapshot.h"
 #include "deltaguard/util/result.h"
 
 namespace deltaguard {
@@ -21,11 +22,11 @@ namespace deltaguard {
 struct ReplayState {
   std::optional<Protocol> protocol;
   std::optional<Metadata> metadata;
-  std::vector<AddFile> files;           ///< live adds, sorted by (path, dv unique id)
-  std::vector<RemoveFile> tombstones;   ///< newest removes not re-added, sorted by path
+  std::vector<AddFile> files;          ///< live adds, sorted by (path, dv unique id)
+  std::vector<RemoveFile> tombstones;  ///< newest removes not re-added, sorted by path
   std::map<std::string, SetTransaction> txns;  ///< newest per appId
-  std::vector<DomainMetadata> domains;  ///< newest per domain, removed ones excluded,
-                                        ///< sorted by domain
+  std::vector<DomainMetadata> domains;    ///< newest per domain, removed ones excluded,
+                                          ///< sorted by domain
   std::optional<CommitInfo> commit_info;  ///< commitInfo of the target version's commit
 };
 
@@ -47,8 +48,10 @@ class LogReplayer {
 
   /// Feed one commit; versions must strictly decrease between calls.
   Status AddCommit(int64_t version, std::vector<Action> actions);
-  /// Feed (one part of) the checkpoint; no AddCommit may follow.
-  Status AddCheckpoint(std::vector<Action> actions);
+  /// Feed (one part of) the checkpoint; no AddCommit may follow. Its add vector is
+  /// kept and becomes ReplayState::files (sorted in place), so feeding a reader's
+  /// vector costs no copy.
+  Status AddCheckpoint(CheckpointActions part);
 
   bool has_protocol() const { return protocol_.has_value(); }
 
@@ -58,9 +61,9 @@ class LogReplayer {
  private:
   struct FileKey {
     std::string_view path;
-    std::string_view dv;    // pathOrInlineDv, empty without DV
+    std::string_view dv;  // pathOrInlineDv, empty without DV
     int64_t dv_offset = -1;
-    char dv_type = 0;       // 0 = no deletion vector
+    char dv_type = 0;  // 0 = no deletion vector
     bool operator==(const FileKey&) const = default;
   };
   struct FileKeyHash {
@@ -83,13 +86,15 @@ class LogReplayer {
   std::map<std::string, SetTransaction> txns_;
   std::unordered_map<std::string, std::optional<DomainMetadata>> domains_;
 
-  // Actions stay here until Finish(): seen_ holds views into them and adds_/removes_
-  // point at the surviving file actions, which Finish() moves out exactly once.
+  // Commit actions stay here until Finish(): seen_ holds views into them, and
+  // commit_adds_/commit_removes_ point at the surviving ones.
   std::vector<std::vector<Action>> commits_;
-  std::vector<std::vector<Action>> checkpoint_parts_;
   std::unordered_set<FileKey, FileKeyHash> seen_;
-  std::vector<AddFile*> adds_;
-  std::vector<RemoveFile*> removes_;
+  std::vector<AddFile*> commit_adds_;
+  std::vector<RemoveFile*> commit_removes_;
+  // Checkpoint file rows that survived (not superseded by a commit).
+  std::vector<std::vector<AddFile>> checkpoint_adds_;
+  std::vector<std::vector<RemoveFile>> checkpoint_removes_;
 };
 
 }  // namespace deltaguard

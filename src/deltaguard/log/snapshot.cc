@@ -51,12 +51,14 @@ void ParseCommits(const std::vector<std::string>& contents,
                   std::vector<std::optional<Result<std::vector<Action>>>>* out) {
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < contents.size();) {
+    for (size_t i;
+         (i = next.fetch_add(1, std::memory_order_relaxed)) < contents.size();) {
       (*out)[i].emplace(ParseCommitFile(contents[i], *names[i]));
     }
   };
   std::optional<std::thread> helper;
-  if (contents.size() >= kParallelParseThreshold && std::thread::hardware_concurrency() > 1) {
+  if (contents.size() >= kParallelParseThreshold &&
+      std::thread::hardware_concurrency() > 1) {
     try {
       helper.emplace(work);
     } catch (const std::system_error&) {
@@ -168,7 +170,8 @@ Result<int64_t> SnapshotBuilder::ComputeTimestamp(
   return *ts;
 }
 
-Result<SnapshotRef> SnapshotBuilder::Build(std::optional<int64_t> version, bool use_hint) {
+Result<SnapshotRef> SnapshotBuilder::Build(std::optional<int64_t> version,
+                                           bool use_hint) {
   DELTA_ASSIGN_OR_RETURN(seg_, BuildLogSegment(*fs_, root_, version, use_hint));
   replayer_.emplace(root_, seg_.version);
   next_commit_ = seg_.commits.size();
@@ -185,7 +188,7 @@ Result<SnapshotRef> SnapshotBuilder::Build(std::optional<int64_t> version, bool 
       if (!checkpoint_error) checkpoint_error = std::move(parts).error();
       continue;
     }
-    for (std::vector<Action>& part : *parts) {
+    for (CheckpointActions& part : *parts) {
       DELTA_RETURN_IF_ERROR(replayer_->AddCheckpoint(std::move(part)));
     }
     info.checkpoint_version = cp.version;
@@ -236,7 +239,8 @@ Result<SnapshotRef> SnapshotBuilder::Build(std::optional<int64_t> version, bool 
     if (e.code == ErrorCode::kParseError) e.code = ErrorCode::kCorruptLog;
     return WithContext(std::move(e), context + ": invalid schemaString");
   }
-  DELTA_ASSIGN_OR_RETURN(int64_t timestamp, ComputeTimestamp(*st.metadata, st.commit_info));
+  DELTA_ASSIGN_OR_RETURN(int64_t timestamp,
+                         ComputeTimestamp(*st.metadata, st.commit_info));
 
   std::shared_ptr<Snapshot> snap(new Snapshot());
   snap->fs_ = fs_;
@@ -256,6 +260,29 @@ Result<SnapshotRef> SnapshotBuilder::Build(std::optional<int64_t> version, bool 
   return SnapshotRef(std::move(snap));
 }
 
+CheckpointActions SplitCheckpointActions(std::vector<Action> actions) {
+  CheckpointActions out;
+  size_t num_adds = 0;
+  for (const Action& a : actions) num_adds += std::holds_alternative<AddFile>(a) ? 1 : 0;
+  out.adds.reserve(num_adds);
+  for (Action& a : actions) {
+    if (auto* add = std::get_if<AddFile>(&a)) {
+      out.adds.push_back(std::move(*add));
+    } else if (auto* rm = std::get_if<RemoveFile>(&a)) {
+      out.removes.push_back(std::move(*rm));
+    } else {
+      out.others.push_back(std::move(a));
+    }
+  }
+  return out;
+}
+
+Result<CheckpointActions> CheckpointReader::ReadCheckpointSplit(
+    const std::string& path) const {
+  DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCheckpoint(path));
+  return SplitCheckpointActions(std::move(actions));
+}
+
 Result<SnapshotRef> Snapshot::Load(FileSystemRef fs, const std::string& table_root,
                                    const CheckpointReader& checkpoint_reader,
                                    const SnapshotSpec& spec) {
@@ -266,8 +293,8 @@ Result<SnapshotRef> Snapshot::Load(FileSystemRef fs, const std::string& table_ro
   }
   std::optional<int64_t> version = spec.version;
   if (spec.timestamp_ms) {
-    DELTA_ASSIGN_OR_RETURN(version,
-                           VersionAtTimestamp(fs, root, checkpoint_reader, *spec.timestamp_ms));
+    DELTA_ASSIGN_OR_RETURN(
+        version, VersionAtTimestamp(fs, root, checkpoint_reader, *spec.timestamp_ms));
   }
   SnapshotBuilder builder(std::move(fs), std::move(root), checkpoint_reader);
   return builder.Build(version, /*use_hint=*/true);

@@ -19,6 +19,18 @@
 
 namespace deltaguard {
 
+/// The rows of one checkpoint or sidecar file, split by kind (CheckpointReader::
+/// ReadCheckpointSplit). Row order is kept within each vector.
+struct CheckpointActions {
+  std::vector<AddFile> adds;
+  std::vector<RemoveFile> removes;
+  std::vector<Action> others;  ///< metaData, protocol, txn, domainMetadata,
+                               ///< checkpointMetadata, sidecar, ...
+};
+
+/// Split a flat action list by kind (adds and removes are moved out).
+CheckpointActions SplitCheckpointActions(std::vector<Action> actions);
+
 /// Reads the actions of a Parquet checkpoint or sidecar file. Checkpoints are Parquet,
 /// but the log layer does not link Arrow: io/parquet implements this interface.
 class CheckpointReader {
@@ -27,6 +39,12 @@ class CheckpointReader {
   /// All actions in a checkpoint/sidecar Parquet file (add, remove, metaData, protocol,
   /// txn, domainMetadata, checkpointMetadata, sidecar rows). Errors name the file.
   virtual Result<std::vector<Action>> ReadCheckpoint(const std::string& path) const = 0;
+  /// The same rows, split by kind; this is what Snapshot::Load calls. The default splits
+  /// ReadCheckpoint()'s result. Readers should override it to build AddFile values
+  /// straight into `adds`: Snapshot::Load then sorts that vector in place and keeps it,
+  /// instead of moving every add (304 bytes) out of an Action into fresh memory, which
+  /// costs ~50 ms per 200k files.
+  virtual Result<CheckpointActions> ReadCheckpointSplit(const std::string& path) const;
 };
 
 /// Which version to load. At most one of version / timestamp is set.
@@ -117,13 +135,14 @@ struct CommitSummary {
   std::optional<Protocol> protocol;  ///< protocol action of this commit, if any
 };
 
-/// Versions that still have a JSON commit, ascending (cleanup may have removed early ones).
+/// Versions that still have a JSON commit, ascending (cleanup may have removed early
+/// ones).
 Result<std::vector<int64_t>> ListCommitVersions(const FileSystem& fs,
                                                 const std::string& table_root);
 
 /// Read and parse the commit file of one version (kNotFound if absent).
-Result<std::vector<Action>> ReadCommit(const FileSystem& fs, const std::string& table_root,
-                                       int64_t version);
+Result<std::vector<Action>> ReadCommit(const FileSystem& fs,
+                                       const std::string& table_root, int64_t version);
 
 /// Summaries of every available commit, ascending by version.
 Result<std::vector<CommitSummary>> ReadHistory(const FileSystem& fs,

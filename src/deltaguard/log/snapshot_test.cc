@@ -56,13 +56,14 @@ TEST(SnapshotTest, AddRemoveReAdd) {
 TEST(SnapshotTest, DeletionVectorKeyedReplay) {
   TestTable t;
   FakeCheckpointReader reader;
-  t.Commit(0, {ProtocolLine(3, 7, {"deletionVectors"}, {"deletionVectors"}), MetadataLine(),
-               AddLine("f1"), AddLine("f2")});
+  t.Commit(0, {ProtocolLine(3, 7, {"deletionVectors"}, {"deletionVectors"}),
+               MetadataLine(), AddLine("f1"), AddLine("f2")});
   // DELETE with DVs: remove (f1, no dv) + add (f1, dv1).
   t.Commit(1, {RemoveLine("f1"), AddLine("f1", 100, "dv1")});
   // Second DELETE: remove (f1, dv1) + add (f1, dv2); remove of f2 with an unrelated DV
   // does not affect the live (f2, no dv).
-  t.Commit(2, {RemoveLine("f1", "dv1"), AddLine("f1", 100, "dv2"), RemoveLine("f2", "zz")});
+  t.Commit(2,
+           {RemoveLine("f1", "dv1"), AddLine("f1", 100, "dv2"), RemoveLine("f2", "zz")});
   auto snap = Load(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   const Snapshot& s = **snap;
@@ -130,8 +131,8 @@ TEST(SnapshotTest, TimeTravelDoesNotReadNewerCheckpoint) {
   t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a")});
   t.Commit(1, {AddLine("b")});
   t.Commit(2, {AddLine("c")});
-  t.File(CheckpointFileName(2), {ProtocolLine(), MetadataLine(), AddLine("a"),
-                                 AddLine("b"), AddLine("c")});
+  t.File(CheckpointFileName(2),
+         {ProtocolLine(), MetadataLine(), AddLine("a"), AddLine("b"), AddLine("c")});
   t.LastCheckpoint(R"({"version":2,"size":5})");
   auto snap = Load(t, reader, SnapshotSpec{1, std::nullopt});
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
@@ -144,7 +145,8 @@ TEST(SnapshotTest, MultiPartCheckpoint) {
   FakeCheckpointReader reader;
   t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a")});
   t.Commit(1, {AddLine("b")});
-  t.File(MultiPartCheckpointFileName(1, 1, 2), {ProtocolLine(), MetadataLine(), AddLine("a")});
+  t.File(MultiPartCheckpointFileName(1, 1, 2),
+         {ProtocolLine(), MetadataLine(), AddLine("a")});
   t.File(MultiPartCheckpointFileName(1, 2, 2), {AddLine("b")});
   t.Commit(2, {AddLine("c")});
   auto snap = Load(t, reader);
@@ -161,7 +163,8 @@ TEST(SnapshotTest, UnreadableCheckpointFallsBackToOlderOne) {
   t.Commit(1, {AddLine("b")});
   t.Commit(2, {AddLine("c")});
   t.Commit(3, {RemoveLine("a")});
-  t.File(CheckpointFileName(1), {ProtocolLine(), MetadataLine(), AddLine("a"), AddLine("b")});
+  t.File(CheckpointFileName(1),
+         {ProtocolLine(), MetadataLine(), AddLine("a"), AddLine("b")});
   t.File(CheckpointFileName(2), {"garbage"});
   t.LastCheckpoint(R"({"version":2,"size":5})");
   reader.FailOn(CheckpointFileName(2));
@@ -177,7 +180,8 @@ TEST(SnapshotTest, UnreadableOnlyCheckpointFallsBackToCommitsOrFails) {
   FakeCheckpointReader reader;
   t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a")});
   t.Commit(1, {AddLine("b")});
-  t.File(CheckpointFileName(1), {ProtocolLine(), MetadataLine(), AddLine("a"), AddLine("b")});
+  t.File(CheckpointFileName(1),
+         {ProtocolLine(), MetadataLine(), AddLine("a"), AddLine("b")});
   reader.FailOn(CheckpointFileName(1));
   auto snap = Load(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
@@ -198,11 +202,12 @@ TEST(SnapshotTest, V2JsonCheckpointWithSidecars) {
   t.Commit(0, {ProtocolLine(3, 7, {"v2Checkpoint"}, {"v2Checkpoint"}), MetadataLine(),
                AddLine("a"), AddLine("b c")});
   t.Commit(1, {AddLine("d")});
-  t.File("00000000000000000001.checkpoint.5b2d6c7e-0000-4000-8000-000000000001.json",
-         {R"({"checkpointMetadata":{"version":1}})",
-          R"({"sidecar":{"path":"side%201.parquet","sizeInBytes":1,"modificationTime":1}})",
-          R"({"sidecar":{"path":"side2.parquet","sizeInBytes":1,"modificationTime":1}})",
-          ProtocolLine(3, 7, {"v2Checkpoint"}, {"v2Checkpoint"}), MetadataLine("", "v2")});
+  t.File(
+      "00000000000000000001.checkpoint.5b2d6c7e-0000-4000-8000-000000000001.json",
+      {R"({"checkpointMetadata":{"version":1}})",
+       R"({"sidecar":{"path":"side%201.parquet","sizeInBytes":1,"modificationTime":1}})",
+       R"({"sidecar":{"path":"side2.parquet","sizeInBytes":1,"modificationTime":1}})",
+       ProtocolLine(3, 7, {"v2Checkpoint"}, {"v2Checkpoint"}), MetadataLine("", "v2")});
   t.File("_sidecars/side 1.parquet", {AddLine("a"), AddLine("b c")});
   t.File("_sidecars/side2.parquet", {AddLine("d")});
   t.Commit(2, {RemoveLine("a")});
@@ -238,8 +243,9 @@ TEST(SnapshotTest, ClassicNamedCheckpointMayBeV2) {
 TEST(SnapshotTest, UnknownReaderFeatureIsRefusedByName) {
   TestTable t;
   FakeCheckpointReader reader;
-  t.Commit(0, {ProtocolLine(3, 7, {"deletionVectors", "fancyNewThing"}, {"fancyNewThing"}),
-               MetadataLine()});
+  t.Commit(0,
+           {ProtocolLine(3, 7, {"deletionVectors", "fancyNewThing"}, {"fancyNewThing"}),
+            MetadataLine()});
   auto snap = Load(t, reader);
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature);
@@ -296,8 +302,10 @@ TEST(SnapshotTest, MissingProtocolOrMetadataIsCorrupt) {
   }
   {
     TestTable t;
-    t.Commit(0, {ProtocolLine(),
-                 R"({"metaData":{"id":"i","format":{"provider":"parquet"},"partitionColumns":[],"configuration":{}}})"});
+    t.Commit(
+        0,
+        {ProtocolLine(),
+         R"({"metaData":{"id":"i","format":{"provider":"parquet"},"partitionColumns":[],"configuration":{}}})"});
     auto snap = Load(t, reader);
     ASSERT_FALSE(snap.has_value());
     EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
@@ -305,8 +313,10 @@ TEST(SnapshotTest, MissingProtocolOrMetadataIsCorrupt) {
   }
   {
     TestTable t;
-    t.Commit(0, {ProtocolLine(), R"({"metaData":{"id":"i","format":{"provider":"parquet"},)"
-                                 R"("schemaString":"{not json","partitionColumns":[],"configuration":{}}})"});
+    t.Commit(
+        0, {ProtocolLine(),
+            R"({"metaData":{"id":"i","format":{"provider":"parquet"},)"
+            R"("schemaString":"{not json","partitionColumns":[],"configuration":{}}})"});
     auto snap = Load(t, reader);
     ASSERT_FALSE(snap.has_value());
     EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
@@ -327,18 +337,20 @@ TEST(SnapshotTest, CorruptCommitNamesFileAndLine) {
 
 TEST(SnapshotTest, ColumnMappingMode) {
   FakeCheckpointReader reader;
-  for (auto [value, expected] :
-       std::vector<std::pair<std::string, ColumnMappingMode>>{
-           {"name", ColumnMappingMode::kName}, {"ID", ColumnMappingMode::kId},
+  for (auto [value, expected] : std::vector<std::pair<std::string, ColumnMappingMode>>{
+           {"name", ColumnMappingMode::kName},
+           {"ID", ColumnMappingMode::kId},
            {"none", ColumnMappingMode::kNone}}) {
     TestTable t;
-    t.Commit(0, {ProtocolLine(2, 5), MetadataLine("\"delta.columnMapping.mode\":\"" + value + "\"")});
+    t.Commit(0, {ProtocolLine(2, 5),
+                 MetadataLine("\"delta.columnMapping.mode\":\"" + value + "\"")});
     auto snap = Load(t, reader);
     ASSERT_TRUE(snap.has_value()) << snap.error().message;
     EXPECT_EQ((*snap)->column_mapping_mode(), expected);
   }
   TestTable t;
-  t.Commit(0, {ProtocolLine(2, 5), MetadataLine(R"("delta.columnMapping.mode":"physical")")});
+  t.Commit(
+      0, {ProtocolLine(2, 5), MetadataLine(R"("delta.columnMapping.mode":"physical")")});
   auto snap = Load(t, reader);
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
@@ -369,7 +381,8 @@ TEST(SnapshotTest, TimestampIsCommitFileMtime) {
   ASSERT_TRUE(snap.has_value());
   // commitInfo.timestamp (1700000000000) is not used.
   EXPECT_EQ((*snap)->timestamp_ms(), 1600000005000);
-  EXPECT_EQ((*Load(t, reader, SnapshotSpec{0, std::nullopt}))->timestamp_ms(), 1600000000000);
+  EXPECT_EQ((*Load(t, reader, SnapshotSpec{0, std::nullopt}))->timestamp_ms(),
+            1600000000000);
 }
 
 TEST(SnapshotTest, TimestampUsesInCommitTimestampWhenEnabled) {
@@ -379,18 +392,20 @@ TEST(SnapshotTest, TimestampUsesInCommitTimestampWhenEnabled) {
       R"("delta.enableInCommitTimestamps":"true","delta.inCommitTimestampEnablementVersion":"2")";
   t.Commit(0, {CommitInfoLine(), ProtocolLine(), MetadataLine()});
   t.Commit(1, {CommitInfoLine()});
-  t.Commit(2, {CommitInfoLine("SET TBLPROPERTIES", 1800000000000), ProtocolLine(1, 7, {}, {"inCommitTimestamp"}),
-               MetadataLine(ict_conf)});
+  t.Commit(2, {CommitInfoLine("SET TBLPROPERTIES", 1800000000000),
+               ProtocolLine(1, 7, {}, {"inCommitTimestamp"}), MetadataLine(ict_conf)});
   t.Commit(3, {CommitInfoLine("WRITE", 1800000000500)});
   SetMtime(t.log_dir() + "/" + CommitFileName(1), 1600000001000);
   auto snap = Load(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   EXPECT_EQ((*snap)->timestamp_ms(), 1800000000500);
-  EXPECT_EQ((*Load(t, reader, SnapshotSpec{2, std::nullopt}))->timestamp_ms(), 1800000000000);
-  EXPECT_EQ((*Load(t, reader, SnapshotSpec{1, std::nullopt}))->timestamp_ms(), 1600000001000);
+  EXPECT_EQ((*Load(t, reader, SnapshotSpec{2, std::nullopt}))->timestamp_ms(),
+            1800000000000);
+  EXPECT_EQ((*Load(t, reader, SnapshotSpec{1, std::nullopt}))->timestamp_ms(),
+            1600000001000);
   // Checkpoint at the version: the commitInfo is read from the commit file.
-  t.File(CheckpointFileName(3), {ProtocolLine(1, 7, {}, {"inCommitTimestamp"}),
-                                 MetadataLine(ict_conf)});
+  t.File(CheckpointFileName(3),
+         {ProtocolLine(1, 7, {}, {"inCommitTimestamp"}), MetadataLine(ict_conf)});
   auto cp = Load(t, reader);
   ASSERT_TRUE(cp.has_value()) << cp.error().message;
   EXPECT_EQ((*cp)->segment().checkpoint_version, 3);
@@ -444,13 +459,78 @@ TEST(SnapshotTest, CheckpointProtocolIsGatedBeforeItsFiles) {
   FakeCheckpointReader reader;
   t.Commit(0, {ProtocolLine(), MetadataLine()});
   t.Commit(1, {AddLine("a")});
-  t.File(CheckpointFileName(1), {AddLine("a"), MetadataLine(),
-                                 ProtocolLine(3, 7, {"catalogManaged"}, {"catalogManaged"})});
+  t.File(CheckpointFileName(1),
+         {AddLine("a"), MetadataLine(),
+          ProtocolLine(3, 7, {"catalogManaged"}, {"catalogManaged"})});
   t.Commit(2, {AddLine("b")});
   auto snap = Load(t, reader);
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature);
   EXPECT_THAT(snap.error().message, HasSubstr("'catalogManaged'"));
+}
+
+// A reader that only implements the split form (as io/parquet may): Load must use it.
+class SplitOnlyReader final : public CheckpointReader {
+ public:
+  Result<std::vector<Action>> ReadCheckpoint(const std::string& path) const override {
+    return MakeError(ErrorCode::kInternal, "ReadCheckpoint must not be called for '{}'",
+                     path);
+  }
+  Result<CheckpointActions> ReadCheckpointSplit(const std::string& path) const override {
+    FakeCheckpointReader inner;
+    DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions, inner.ReadCheckpoint(path));
+    return SplitCheckpointActions(std::move(actions));
+  }
+};
+
+TEST(SnapshotTest, SplitCheckpointReaderIsUsed) {
+  TestTable t;
+  SplitOnlyReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a")});
+  t.File(CheckpointFileName(0),
+         {ProtocolLine(), MetadataLine(), AddLine("a"), RemoveLine("r")});
+  t.Commit(1, {AddLine("b")});
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_THAT(Paths(**snap), ElementsAre("a", "b"));
+  EXPECT_EQ((*snap)->segment().checkpoint_version, 0);
+  ASSERT_EQ((*snap)->tombstones().size(), 1u);
+}
+
+TEST(SnapshotTest, ManyFilesSortedAndDeduplicated) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  // Paths with long shared prefixes and short ones, in scrambled order, split over two
+  // checkpoint parts that (invalidly) repeat some rows; DV variants of one path.
+  std::vector<std::string> part1 = {ProtocolLine(), MetadataLine()};
+  std::vector<std::string> part2;
+  std::vector<std::string> expected;
+  for (int i = 0; i < 3000; ++i) {
+    int k = (i * 7919) % 3000;
+    std::string path =
+        fmt::format("day=2024-01-{:02d}/part-{:06d}-c000.snappy.parquet", k % 28 + 1, k);
+    if (k % 500 == 0) path = fmt::format("p{}", k);  // short paths
+    expected.push_back(path);
+    (i % 2 ? part1 : part2).push_back(AddLine(path));
+    if (i % 97 == 0) (i % 2 ? part2 : part1).push_back(AddLine(path));  // duplicate row
+  }
+  part2.push_back(AddLine("p0", 1, "dvB"));
+  part2.push_back(AddLine("p0", 1, "dvA"));
+  expected.push_back("p0");
+  expected.push_back("p0");
+  std::sort(expected.begin(), expected.end());
+  t.Commit(0, {ProtocolLine(), MetadataLine()});
+  t.File(MultiPartCheckpointFileName(0, 1, 2), part1);
+  t.File(MultiPartCheckpointFileName(0, 2, 2), part2);
+  auto snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_EQ(Paths(**snap), expected);
+  // Equal paths are ordered by DV: none, then dvA, then dvB.
+  auto it = std::find(expected.begin(), expected.end(), "p0") - expected.begin();
+  const auto& files = (*snap)->files();
+  EXPECT_FALSE(files[it].deletion_vector.has_value());
+  EXPECT_EQ(files[it + 1].deletion_vector->path_or_inline_dv, "dvA");
+  EXPECT_EQ(files[it + 2].deletion_vector->path_or_inline_dv, "dvB");
 }
 
 TEST(SnapshotTest, SpecWithVersionAndTimestampIsInvalid) {

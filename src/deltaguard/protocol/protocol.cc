@@ -1,8 +1,8 @@
 #include "deltaguard/protocol/protocol.h"
 
 #include "deltaguard/protocol/metadata.h"
-#include "deltaguard/util/string_util.h"
 #include "deltaguard/protocol/table_feature.h"
+#include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace {
@@ -38,7 +38,8 @@ Status CheckReadSupported(const Protocol& protocol, std::string_view table_root)
   int32_t rv = protocol.min_reader_version;
   if (rv < 1) {
     return MakeError(ErrorCode::kCorruptLog,
-                     "table '{}': protocol has invalid minReaderVersion {}", table_root, rv);
+                     "table '{}': protocol has invalid minReaderVersion {}", table_root,
+                     rv);
   }
   if (rv > kMaxSupportedReaderVersion) {
     return MakeError(ErrorCode::kUnsupportedFeature,
@@ -60,10 +61,11 @@ Status CheckReadSupported(const Protocol& protocol, std::string_view table_root)
   for (const std::string& name : *protocol.reader_features) {
     const FeatureInfo* info = FindTableFeature(name);
     if (info == nullptr || !info->read_supported) {
-      return MakeError(ErrorCode::kUnsupportedFeature,
-                       "table '{}' requires reader feature '{}' which deltaguard does not "
-                       "support",
-                       table_root, name);
+      return MakeError(
+          ErrorCode::kUnsupportedFeature,
+          "table '{}' requires reader feature '{}' which deltaguard does not "
+          "support",
+          table_root, name);
     }
   }
   return OkStatus();

@@ -35,10 +35,10 @@ struct Protocol {
 Status CheckReadSupported(const Protocol& protocol, std::string_view table_root);
 
 /// True when the table's protocol includes `feature` (case-insensitive): listed in
-/// readerFeatures/writerFeatures, or implied by legacy versions (reader 2 ⇒ columnMapping;
-/// writer 2 ⇒ appendOnly, invariants; 3 ⇒ checkConstraints; 4 ⇒ changeDataFeed,
-/// generatedColumns; 5 ⇒ columnMapping; 6 ⇒ identityColumns). Legacy versions imply
-/// nothing once the explicit lists are in use (writer 7 / reader 3).
+/// readerFeatures/writerFeatures, or implied by legacy versions (reader 2 ⇒
+/// columnMapping; writer 2 ⇒ appendOnly, invariants; 3 ⇒ checkConstraints; 4 ⇒
+/// changeDataFeed, generatedColumns; 5 ⇒ columnMapping; 6 ⇒ identityColumns). Legacy
+/// versions imply nothing once the explicit lists are in use (writer 7 / reader 3).
 /// "Supported" is not "active": see the feature's table property.
 bool IsFeatureSupported(const Protocol& protocol, std::string_view feature);
 

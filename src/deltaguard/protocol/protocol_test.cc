@@ -21,8 +21,9 @@ TEST(ReaderGatingTest, LegacyVersionsAreSupported) {
   EXPECT_TRUE(CheckReadSupported(Make(1, 6), "/t").has_value());
   EXPECT_TRUE(CheckReadSupported(Make(2, 5), "/t").has_value());
   // Reader 2 + writer 7 (legacy columnMapping reader, explicit writer features).
-  EXPECT_TRUE(CheckReadSupported(Make(2, 7, std::nullopt, {{"columnMapping", "foo"}}), "/t")
-                  .has_value());
+  EXPECT_TRUE(
+      CheckReadSupported(Make(2, 7, std::nullopt, {{"columnMapping", "foo"}}), "/t")
+          .has_value());
   // Reader features listed with a legacy reader version are not consulted.
   EXPECT_TRUE(CheckReadSupported(Make(1, 2, {{"nonsense"}}), "/t").has_value());
 }
@@ -47,21 +48,28 @@ TEST(ReaderGatingTest, ReaderThreeNeedsFeatureList) {
 }
 
 TEST(ReaderGatingTest, SupportedReaderFeatures) {
-  std::vector<std::string> all = {"columnMapping",        "deletionVectors",
-                                  "timestampNtz",         "typeWidening",
-                                  "typeWidening-preview", "v2Checkpoint",
-                                  "vacuumProtocolCheck",  "variantType",
-                                  "variantType-preview",  "variantShredding",
+  std::vector<std::string> all = {"columnMapping",
+                                  "deletionVectors",
+                                  "timestampNtz",
+                                  "typeWidening",
+                                  "typeWidening-preview",
+                                  "v2Checkpoint",
+                                  "vacuumProtocolCheck",
+                                  "variantType",
+                                  "variantType-preview",
+                                  "variantShredding",
                                   "variantShredding-preview"};
   EXPECT_TRUE(CheckReadSupported(Make(3, 7, all, all), "/t").has_value());
   // Case-insensitive, as Spark's featureNameToFeature.
-  EXPECT_TRUE(CheckReadSupported(Make(3, 7, {{"DELETIONVECTORS"}}, {{}}), "/t").has_value());
+  EXPECT_TRUE(
+      CheckReadSupported(Make(3, 7, {{"DELETIONVECTORS"}}, {{}}), "/t").has_value());
 }
 
 TEST(ReaderGatingTest, UnknownOrUnsupportedReaderFeature) {
-  for (const char* name : {"blahabl", "catalogManaged", "catalogOwned-preview", "geospatial",
-                           "appendOnlyX"}) {
-    Status st = CheckReadSupported(Make(3, 7, {{"deletionVectors", name}}, {{}}), "/data/t");
+  for (const char* name : {"blahabl", "catalogManaged", "catalogOwned-preview",
+                           "geospatial", "appendOnlyX"}) {
+    Status st =
+        CheckReadSupported(Make(3, 7, {{"deletionVectors", name}}, {{}}), "/data/t");
     ASSERT_FALSE(st.has_value()) << name;
     EXPECT_EQ(st.error().code, ErrorCode::kUnsupportedFeature);
     EXPECT_EQ(st.error().message,
@@ -72,10 +80,10 @@ TEST(ReaderGatingTest, UnknownOrUnsupportedReaderFeature) {
 }
 
 TEST(ReaderGatingTest, WriterFeaturesNeverBlockReading) {
-  EXPECT_TRUE(CheckReadSupported(
-                  Make(1, 7, std::nullopt, {{"someFutureWriterFeature", "catalogManaged"}}),
-                  "/t")
-                  .has_value());
+  EXPECT_TRUE(
+      CheckReadSupported(
+          Make(1, 7, std::nullopt, {{"someFutureWriterFeature", "catalogManaged"}}), "/t")
+          .has_value());
   // A writer-only feature listed as a reader feature is still readable.
   EXPECT_TRUE(CheckReadSupported(Make(3, 7, {{"appendOnly"}}, {{}}), "/t").has_value());
 }
@@ -110,8 +118,8 @@ TEST(FeatureSupportTest, ExplicitListsReplaceLegacyImplication) {
 TEST(FeatureSupportTest, EffectiveFeatures) {
   EXPECT_THAT(EffectiveFeatures(Make(1, 2)), ElementsAre("appendOnly", "invariants"));
   EXPECT_THAT(EffectiveFeatures(Make(2, 5)),
-              ElementsAre("appendOnly", "invariants", "checkConstraints", "changeDataFeed",
-                          "generatedColumns", "columnMapping"));
+              ElementsAre("appendOnly", "invariants", "checkConstraints",
+                          "changeDataFeed", "generatedColumns", "columnMapping"));
   EXPECT_THAT(EffectiveFeatures(Make(3, 7, {{"DeletionVectors", "zzz"}},
                                      {{"deletionVectors", "zzz", "rowTracking", "ZZZ"}})),
               ElementsAre("rowTracking", "deletionVectors", "zzz"));

@@ -12,7 +12,8 @@ namespace deltaguard {
 
 enum class FeatureKind : uint8_t {
   kWriterOnly,    ///< listed in writerFeatures only; readers may ignore it
-  kReaderWriter,  ///< listed in readerFeatures and writerFeatures; readers must support it
+  kReaderWriter,  ///< listed in readerFeatures and writerFeatures; readers must support
+                  ///< it
 };
 
 struct FeatureInfo {

@@ -38,8 +38,9 @@ TEST(TableFeatureTest, KindsAndReadSupport) {
     EXPECT_EQ(f->kind, FeatureKind::kWriterOnly) << w;
     EXPECT_TRUE(f->read_supported) << w;
   }
-  for (const char* rw : {"deletionVectors", "timestampNtz", "v2Checkpoint", "typeWidening",
-                         "variantShredding-preview", "vacuumProtocolCheck"}) {
+  for (const char* rw :
+       {"deletionVectors", "timestampNtz", "v2Checkpoint", "typeWidening",
+        "variantShredding-preview", "vacuumProtocolCheck"}) {
     const FeatureInfo* f = FindTableFeature(rw);
     ASSERT_NE(f, nullptr) << rw;
     EXPECT_EQ(f->kind, FeatureKind::kReaderWriter) << rw;

@@ -49,9 +49,10 @@ Result<ColumnMappingMode> GetColumnMappingMode(const Metadata& metadata) {
   if (EqualsIgnoreCase(v, "none")) return ColumnMappingMode::kNone;
   if (EqualsIgnoreCase(v, "name")) return ColumnMappingMode::kName;
   if (EqualsIgnoreCase(v, "id")) return ColumnMappingMode::kId;
-  return MakeError(ErrorCode::kCorruptLog,
-                   "table property '{}' has invalid value '{}' (expected none, name or id)",
-                   kColumnMappingModeProperty, *raw);
+  return MakeError(
+      ErrorCode::kCorruptLog,
+      "table property '{}' has invalid value '{}' (expected none, name or id)",
+      kColumnMappingModeProperty, *raw);
 }
 
 Result<bool> ParseBoolProperty(std::string_view key, std::string_view value) {
@@ -64,7 +65,8 @@ Result<bool> ParseBoolProperty(std::string_view key, std::string_view value) {
 
 Result<InCommitTimestampConfig> GetInCommitTimestampConfig(const Metadata& metadata) {
   InCommitTimestampConfig config;
-  if (std::optional<std::string> raw = metadata.GetConfig(kEnableInCommitTimestampsProperty)) {
+  if (std::optional<std::string> raw =
+          metadata.GetConfig(kEnableInCommitTimestampsProperty)) {
     DELTA_ASSIGN_OR_RETURN(config.enabled,
                            ParseBoolProperty(kEnableInCommitTimestampsProperty, *raw));
   }

@@ -56,8 +56,8 @@ TEST(TablePropertiesTest, InCommitTimestampConfig) {
   EXPECT_FALSE(on->AppliesTo(4));
   EXPECT_TRUE(on->AppliesTo(5));
 
-  auto from_start =
-      GetInCommitTimestampConfig(WithConfig({{"delta.enableInCommitTimestamps", "true"}}));
+  auto from_start = GetInCommitTimestampConfig(
+      WithConfig({{"delta.enableInCommitTimestamps", "true"}}));
   ASSERT_TRUE(from_start.has_value());
   EXPECT_TRUE(from_start->AppliesTo(0));
 

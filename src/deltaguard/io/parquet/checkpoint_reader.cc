@@ -129,7 +129,7 @@ struct AddDecoder {
     return dv.Init(s.Child("deletionVector"), "add.deletionVector");
   }
 
-  Result<Action> Decode(int64_t i, int64_t row) const {
+  Result<AddFile> Decode(int64_t i, int64_t row) const {
     if (path.IsNull(i)) return NullField(row, "add.path");
     AddFile add;
     add.path = std::string(path.View(i));
@@ -143,7 +143,7 @@ struct AddDecoder {
     add.base_row_id = base_row_id.Get(i);
     add.default_row_commit_version = default_row_commit_version.Get(i);
     add.clustering_provider = clustering_provider.Get(i);
-    return Action(std::move(add));
+    return add;
   }
 };
 
@@ -174,7 +174,7 @@ struct RemoveDecoder {
     return dv.Init(s.Child("deletionVector"), "remove.deletionVector");
   }
 
-  Result<Action> Decode(int64_t i, int64_t row) const {
+  Result<RemoveFile> Decode(int64_t i, int64_t row) const {
     if (path.IsNull(i)) return NullField(row, "remove.path");
     RemoveFile rm;
     rm.path = std::string(path.View(i));
@@ -189,7 +189,7 @@ struct RemoveDecoder {
     DELTA_ASSIGN_OR_RETURN(rm.deletion_vector, dv.Decode(i, row));
     rm.base_row_id = base_row_id.Get(i);
     rm.default_row_commit_version = default_row_commit_version.Get(i);
-    return Action(std::move(rm));
+    return rm;
   }
 };
 
@@ -382,49 +382,65 @@ struct BatchDecoder {
     return sidecar.Init(batch.GetColumnByName("sidecar"));
   }
 
-  template <typename D>
-  static Status DecodeIfPresent(const D& d, int64_t i, int64_t row,
-                                std::vector<Action>* out) {
+  template <typename D, typename Sink>
+  static Status DecodeIfPresent(const D& d, int64_t i, int64_t row, Sink& sink) {
     if (d.s.IsNull(i)) return OkStatus();
-    DELTA_ASSIGN_OR_RETURN(Action a, d.Decode(i, row));
-    out->push_back(std::move(a));
+    DELTA_ASSIGN_OR_RETURN(auto action, d.Decode(i, row));
+    sink.Put(std::move(action));
     return OkStatus();
   }
 
-  Status DecodeAll(int64_t num_rows, int64_t first_row, std::vector<Action>* out) const {
+  // Sink: Put(AddFile&&), Put(RemoveFile&&), Put(Action&&); statically dispatched.
+  template <typename Sink>
+  Status DecodeAll(int64_t num_rows, int64_t first_row, Sink& sink) const {
     for (int64_t i = 0; i < num_rows; ++i) {
       int64_t row = first_row + i;
       // Adds dominate checkpoints: test them first.
-      DELTA_RETURN_IF_ERROR(DecodeIfPresent(add, i, row, out));
-      DELTA_RETURN_IF_ERROR(DecodeIfPresent(remove, i, row, out));
-      DELTA_RETURN_IF_ERROR(DecodeIfPresent(metadata, i, row, out));
-      DELTA_RETURN_IF_ERROR(DecodeIfPresent(protocol, i, row, out));
-      DELTA_RETURN_IF_ERROR(DecodeIfPresent(txn, i, row, out));
-      DELTA_RETURN_IF_ERROR(DecodeIfPresent(domain, i, row, out));
-      DELTA_RETURN_IF_ERROR(DecodeIfPresent(checkpoint_metadata, i, row, out));
-      DELTA_RETURN_IF_ERROR(DecodeIfPresent(sidecar, i, row, out));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(add, i, row, sink));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(remove, i, row, sink));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(metadata, i, row, sink));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(protocol, i, row, sink));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(txn, i, row, sink));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(domain, i, row, sink));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(checkpoint_metadata, i, row, sink));
+      DELTA_RETURN_IF_ERROR(DecodeIfPresent(sidecar, i, row, sink));
     }
     return OkStatus();
   }
 };
 
-}  // namespace
+// All actions in row order.
+struct FlatSink {
+  std::vector<Action> actions;
+  void Reserve(size_t n) { actions.reserve(n); }
+  void Put(AddFile&& a) { actions.emplace_back(std::move(a)); }
+  void Put(RemoveFile&& r) { actions.emplace_back(std::move(r)); }
+  void Put(Action&& a) { actions.push_back(std::move(a)); }
+};
 
-Result<std::vector<Action>> ParquetCheckpointReader::ReadCheckpoint(
-    const std::string& path) const {
+// Adds and removes built straight into their own vectors (no Action round trip).
+struct SplitSink {
+  CheckpointActions out;
+  void Reserve(size_t n) { out.adds.reserve(n); }
+  void Put(AddFile&& a) { out.adds.push_back(std::move(a)); }
+  void Put(RemoveFile&& r) { out.removes.push_back(std::move(r)); }
+  void Put(Action&& a) { out.others.push_back(std::move(a)); }
+};
+
+// Read the action columns of `path` into `sink`.
+template <typename Sink>
+Status ReadInto(const FileSystemRef& fs, bool use_threads, const std::string& path,
+                Sink& sink) {
   std::string context = fmt::format("checkpoint '{}'", path);
-  auto props = DefaultArrowReaderProperties(use_threads_, kCheckpointBatchSize);
-  auto reader_or = OpenParquetFile(fs_, path, props, ErrorCode::kCorruptLog);
-  if (!reader_or) return reader_or.error();
-  auto& reader = *reader_or;
-
+  auto props = DefaultArrowReaderProperties(use_threads, kCheckpointBatchSize);
+  DELTA_ASSIGN_OR_RETURN(auto reader,
+                         OpenParquetFile(fs, path, props, ErrorCode::kCorruptLog));
   std::vector<int> leaves;
   for (const auto& field : reader->manifest().schema_fields) {
     if (IsActionColumn(field.field->name())) CollectLeaves(field, true, &leaves);
   }
-  std::vector<Action> actions;
-  if (leaves.empty()) return actions;
-  actions.reserve(static_cast<size_t>(reader->parquet_reader()->metadata()->num_rows()));
+  if (leaves.empty()) return OkStatus();
+  sink.Reserve(static_cast<size_t>(reader->parquet_reader()->metadata()->num_rows()));
 
   std::vector<int> row_groups(reader->num_row_groups());
   for (int i = 0; i < reader->num_row_groups(); ++i) row_groups[i] = i;
@@ -441,14 +457,30 @@ Result<std::vector<Action>> ParquetCheckpointReader::ReadCheckpoint(
       if (batch == nullptr) break;
       DELTA_ARROW_RETURN_NOT_OK(batch->Validate(), ErrorCode::kCorruptLog, context);
       Status st = decoder.Init(*batch);
-      if (st) st = decoder.DecodeAll(batch->num_rows(), first_row, &actions);
+      if (st) st = decoder.DecodeAll(batch->num_rows(), first_row, sink);
       if (!st) return WithContext(st.error(), context);
       first_row += batch->num_rows();
     }
   } catch (const std::exception& e) {
     return MakeError(ErrorCode::kCorruptLog, "{}: {}", context, e.what());
   }
-  return actions;
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<std::vector<Action>> ParquetCheckpointReader::ReadCheckpoint(
+    const std::string& path) const {
+  FlatSink sink;
+  DELTA_RETURN_IF_ERROR(ReadInto(fs_, use_threads_, path, sink));
+  return std::move(sink.actions);
+}
+
+Result<CheckpointActions> ParquetCheckpointReader::ReadCheckpointSplit(
+    const std::string& path) const {
+  SplitSink sink;
+  DELTA_RETURN_IF_ERROR(ReadInto(fs_, use_threads_, path, sink));
+  return std::move(sink.out);
 }
 
 }  // namespace deltaguard

@@ -17,7 +17,8 @@ namespace deltaguard {
 ///  1. Only the action columns (add, remove, metaData, protocol, txn, domainMetadata,
 ///     checkpointMetadata, sidecar) are read, and never add/remove.stats_parsed or
 ///     partitionValues_parsed; missing columns and fields read as null.
-///  2. Actions come out in row order; a row yields one action per non-null action column.
+///  2. Actions come out in row order (per kind for ReadCheckpointSplit); a row yields one
+///     action per non-null action column.
 ///  3. Every byte is read through the FileSystem given at construction.
 ///  4. A file that is not valid Parquet, or whose action columns have unexpected types,
 ///     is kCorruptLog naming the file; a missing file keeps the FileSystem's kNotFound.
@@ -27,6 +28,8 @@ class ParquetCheckpointReader final : public CheckpointReader {
       : fs_(std::move(fs)), use_threads_(use_threads) {}
 
   Result<std::vector<Action>> ReadCheckpoint(const std::string& path) const override;
+  /// Same rows; adds and removes are decoded straight into their vectors.
+  Result<CheckpointActions> ReadCheckpointSplit(const std::string& path) const override;
 
  private:
   FileSystemRef fs_;

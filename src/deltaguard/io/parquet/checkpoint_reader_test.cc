@@ -246,6 +246,23 @@ TEST(CheckpointReaderTest, DecodesEveryActionType) {
   EXPECT_EQ(sc.modification_time, 4);
 }
 
+TEST(CheckpointReaderTest, SplitReadGroupsActionsByKindInRowOrder) {
+  TempDir dir;
+  std::string path = dir.Join("cp.parquet");
+  WriteParquet(path, AllActionsBatch());
+  auto split = ParquetCheckpointReader(MakeLocalFileSystem()).ReadCheckpointSplit(path);
+  ASSERT_TRUE(split) << split.error().ToString();
+  ASSERT_EQ(split->adds.size(), 2u);
+  EXPECT_EQ(split->adds[0].path, "p=1/a.parquet");
+  EXPECT_EQ(split->adds[1].path, "b.parquet");
+  ASSERT_EQ(split->removes.size(), 1u);
+  EXPECT_EQ(split->removes[0].path, "old.parquet");
+  ASSERT_EQ(split->others.size(), 6u);
+  EXPECT_EQ(ActionName(split->others[0]), "protocol");
+  EXPECT_EQ(ActionName(split->others[1]), "metaData");
+  EXPECT_EQ(ActionName(split->others[5]), "sidecar");
+}
+
 TEST(CheckpointReaderTest, MissingColumnsReadAsNull) {
   TempDir dir;
   std::string path = dir.Join("cp.parquet");
@@ -382,6 +399,15 @@ TEST(CheckpointReaderTest, ConvertsTwoHundredThousandAddsQuickly) {
   EXPECT_EQ(last.NumRecords(), (kAdds - 1) % 1000);
   std::printf("[ perf ] %lld adds decoded in %.3f s\n", static_cast<long long>(kAdds),
               seconds);
+  start = std::chrono::steady_clock::now();
+  auto split = reader.ReadCheckpointSplit(path);
+  double split_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(split) << split.error().ToString();
+  EXPECT_EQ(split->adds.size(), static_cast<size_t>(kAdds));
+  std::printf("[ perf ] %lld adds decoded (split) in %.3f s\n",
+              static_cast<long long>(kAdds), split_seconds);
+  EXPECT_LT(split_seconds, 5.0);
   // Target is well under a second; the bound is loose because the test machine is shared.
   EXPECT_LT(seconds, 5.0);
 }
