@@ -114,11 +114,12 @@ void SortUniqueInPlace(std::vector<F>& files) {
   order.reserve(n);
   for (size_t k = 0; k < n; ++k) {
     const SortEntry& e = entries[k];
-    if (!order.empty()) {
-      const F& kept = files[order.back()];
-      if (kept.path.size() == e.size &&
-          std::memcmp(kept.path.data(), e.path, e.size) == 0 &&
-          SameFile(kept, files[e.idx])) {
+    // Nothing has moved yet, so the entries' path pointers are valid; comparing with
+    // the previous entry touches memory the sort just used.
+    if (k > 0) {
+      const SortEntry& prev = entries[k - 1];
+      if (prev.size == e.size && std::memcmp(prev.path, e.path, e.size) == 0 &&
+          SameFile(files[order.back()], files[e.idx])) {
         dropped.push_back(e.idx);
         continue;
       }
