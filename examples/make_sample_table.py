@@ -15,6 +15,14 @@ The content is deterministic. delta-rs stamps commits with the wall clock and ra
 so afterwards the log is normalized: commit timestamps become fixed instants one day apart
 (2024-03-01T09:00:00Z + version days) and the table id is fixed. Data file names keep
 their random UUIDs.
+
+The table has in-commit timestamps (the `inCommitTimestamp` writer feature, PROTOCOL.md
+"In-Commit Timestamps"): each commitInfo carries `inCommitTimestamp`, which readers use
+for time travel instead of the commit files' modification times. A git checkout resets
+those modification times, so without in-commit timestamps `--timestamp` time travel on
+a fresh clone would see every version committed at checkout time. delta-rs cannot
+write this feature, so the normalization step enables it: protocol (1, 7) listing the
+features (1, 2) implied plus `inCommitTimestamp`, and `delta.enableInCommitTimestamps`.
 """
 
 import datetime as dt
@@ -124,14 +132,24 @@ def normalize_log(table_dir):
                 action = json.loads(line)
                 if "commitInfo" in action:
                     action["commitInfo"]["timestamp"] = when
+                    action["commitInfo"]["inCommitTimestamp"] = when
+                if "protocol" in action:
+                    action["protocol"] = {
+                        "minReaderVersion": 1,
+                        "minWriterVersion": 7,
+                        "writerFeatures": ["appendOnly", "invariants", "inCommitTimestamp"],
+                    }
                 if "metaData" in action:
                     action["metaData"]["id"] = TABLE_ID
                     action["metaData"]["createdTime"] = BASE_TS_MS
+                    action["metaData"]["configuration"]["delta.enableInCommitTimestamps"] = "true"
                 if "add" in action:
                     action["add"]["modificationTime"] = when
                 if "remove" in action:
                     action["remove"]["deletionTimestamp"] = when
                 out.append(json.dumps(action, separators=(",", ":")))
+        # In-commit timestamps require commitInfo to be the first action of a commit.
+        out.sort(key=lambda line: not line.startswith('{"commitInfo"'))
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(out) + "\n")
         os.utime(path, (when / 1000, when / 1000))

@@ -45,10 +45,24 @@ def test_describe_json_latest():
     assert doc["partition_columns"] == ["country"]
     assert render_schema(doc["schema"]) == LATEST_SCHEMA
     assert doc["protocol"]["minReaderVersion"] == 1
-    assert doc["protocol"]["minWriterVersion"] == 2
+    assert doc["protocol"]["minWriterVersion"] == 7
+    assert doc["protocol"]["writerFeatures"] == ["appendOnly", "invariants", "inCommitTimestamp"]
+    # In-commit timestamps, not file modification times (a git checkout resets those).
     assert doc["timestamp"] == V0_MS + 3 * DAY_MS
-    assert isinstance(doc["properties"], dict)
-    assert isinstance(doc["features"], list)
+    assert doc["properties"] == {"delta.enableInCommitTimestamps": "true"}
+    assert doc["features"] == ["appendOnly", "invariants", "inCommitTimestamp"]
+
+
+def test_time_travel_ignores_file_modification_times(tmp_path):
+    # A fresh clone gives every commit file the same mtime; in-commit timestamps decide.
+    copy = tmp_path / "orders"
+    shutil.copytree(T, copy)
+    for f in (copy / "_delta_log").glob("*.json"):
+        os.utime(f, (2_000_000_000, 2_000_000_000))
+    doc = run_cli("describe", str(copy), "--timestamp", "2024-03-02T12:00:00Z",
+                  "--format", "json").json()
+    assert doc["version"] == 1
+    assert doc["timestamp"] == V0_MS + DAY_MS
 
 
 def test_describe_text():
