@@ -2,14 +2,16 @@
 # The whole test suite, as CI runs it (.ci/run calls exactly this):
 #   1. scripts/setup.sh (idempotent install + build)
 #   2. ctest (C++ unit, corpus and layering tests)
-#   3. fuzz smoke run (scripts/run_fuzz.sh, when present), a few seconds per target
-#   4. pytest end-to-end tests of the CLI (test/python)
+#   3. sanitizer job: the gtest binaries under ASan + UBSan (scripts/sanitize.sh)
+#   4. fuzz smoke run (scripts/run_fuzz.sh, when present), a few seconds per target
+#   5. pytest end-to-end tests of the CLI (test/python)
 # Every stage runs even if an earlier one failed (except when setup fails: nothing to
 # test then); the exit code is non-zero if any stage failed.
 #
 # Environment:
 #   DELTAGUARD_BUILD_DIR     build directory relative to the repo root (default: build)
 #   DELTAGUARD_FUZZ_SECONDS  seconds per fuzz target (default: 15; 0 skips fuzzing)
+#   DELTAGUARD_SANITIZE      0 skips the sanitizer job (default: 1)
 #   DELTAGUARD_CORPORA       test corpora (default: ../shared/corpora beside the repo)
 set -uo pipefail
 
@@ -58,6 +60,12 @@ if ! run_stage setup scripts/setup.sh; then
 fi
 
 run_stage ctest ctest --test-dir "${DELTAGUARD_BUILD_DIR}" --output-on-failure -j2
+
+if [[ "${DELTAGUARD_SANITIZE:-1}" != "0" ]]; then
+  run_stage sanitize scripts/sanitize.sh
+else
+  summary+=("sanitize skipped")
+fi
 
 if [[ -f scripts/run_fuzz.sh && "${FUZZ_SECONDS}" != "0" ]]; then
   run_stage fuzz env DELTAGUARD_FUZZ_SECONDS="${FUZZ_SECONDS}" \

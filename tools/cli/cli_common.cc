@@ -181,7 +181,8 @@ Result<int64_t> ParseTimestampMillis(const std::string& text) {
     }
     if (pos != s.size()) return bad();
   }
-  int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  int64_t days =
+      DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
   return secs * 1000 + millis;
 }

@@ -15,9 +15,12 @@ namespace {
 
 std::string ModeName(ColumnMappingMode mode) {
   switch (mode) {
-    case ColumnMappingMode::kNone: return "none";
-    case ColumnMappingMode::kName: return "name";
-    case ColumnMappingMode::kId: return "id";
+    case ColumnMappingMode::kNone:
+      return "none";
+    case ColumnMappingMode::kName:
+      return "name";
+    case ColumnMappingMode::kId:
+      return "id";
   }
   return "none";
 }
@@ -42,8 +45,8 @@ void AppendNestedTree(const DataType& type, int depth, std::string* out) {
   } else if (type.kind() == TypeKind::kArray) {
     const auto& a = static_cast<const ArrayType&>(type);
     if (a.element_type()->is_nested()) {
-      out->append(std::string(depth * 2 + 2, ' ') + "element: " +
-                  a.element_type()->TypeName() +
+      out->append(std::string(depth * 2 + 2, ' ') +
+                  "element: " + a.element_type()->TypeName() +
                   (a.contains_null() ? "" : " not null") + "\n");
       AppendNestedTree(*a.element_type(), depth + 1, out);
     }
@@ -55,8 +58,8 @@ void AppendNestedTree(const DataType& type, int depth, std::string* out) {
       AppendNestedTree(*m.key_type(), depth + 1, out);
     }
     if (m.value_type()->is_nested()) {
-      out->append(std::string(depth * 2 + 2, ' ') + "value: " +
-                  m.value_type()->TypeName() +
+      out->append(std::string(depth * 2 + 2, ' ') +
+                  "value: " + m.value_type()->TypeName() +
                   (m.value_contains_null() ? "" : " not null") + "\n");
       AppendNestedTree(*m.value_type(), depth + 1, out);
     }
@@ -179,7 +182,8 @@ int RunDescribe(const std::vector<std::string>& argv) {
     }
     out += "}";
     if (snap.segment().checkpoint_version) {
-      out += fmt::format(",\"checkpoint_version\":{}", *snap.segment().checkpoint_version);
+      out +=
+          fmt::format(",\"checkpoint_version\":{}", *snap.segment().checkpoint_version);
     }
     out += "}\n";
   } else {
@@ -190,8 +194,9 @@ int RunDescribe(const std::vector<std::string>& argv) {
                        FormatTimestampMillis(snap.timestamp_ms()));
     out += fmt::format("Protocol:       reader {}, writer {}\n", p.min_reader_version,
                        p.min_writer_version);
-    out += "Features:       " + (features.empty() ? "(none)" : JoinStrings(features, ", ")) +
-           "\n";
+    out +=
+        "Features:       " + (features.empty() ? "(none)" : JoinStrings(features, ", ")) +
+        "\n";
     out += "Column mapping: " + ModeName(snap.column_mapping_mode()) + "\n";
     out += "Partitioned by: " +
            (md.partition_columns.empty() ? "(not partitioned)"
@@ -216,12 +221,14 @@ int RunDescribe(const std::vector<std::string>& argv) {
       }
       out += ")\n";
       if (rows->missing_files > 0) {
-        out += fmt::format("Warning:        {} data file(s) referenced by the log are missing\n",
-                           rows->missing_files);
+        out += fmt::format(
+            "Warning:        {} data file(s) referenced by the log are missing\n",
+            rows->missing_files);
       }
     }
     if (snap.segment().checkpoint_version) {
-      out += fmt::format("Checkpoint:     version {}\n", *snap.segment().checkpoint_version);
+      out +=
+          fmt::format("Checkpoint:     version {}\n", *snap.segment().checkpoint_version);
     }
     out += "Properties:";
     if (md.configuration.empty()) out += "     (none)";

@@ -27,7 +27,8 @@ std::vector<std::pair<std::string, std::string>> Parameters(const CommitInfo& in
   std::vector<std::pair<std::string, std::string>> out;
   if (!info.operation_parameters_json) return out;
   rapidjson::Document doc;
-  doc.Parse(info.operation_parameters_json->data(), info.operation_parameters_json->size());
+  doc.Parse(info.operation_parameters_json->data(),
+            info.operation_parameters_json->size());
   if (doc.HasParseError() || !doc.IsObject()) return out;
   for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
     std::string value;
@@ -42,7 +43,8 @@ std::vector<std::pair<std::string, std::string>> Parameters(const CommitInfo& in
     } else {
       value = "(complex)";
     }
-    out.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()), value);
+    out.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()),
+                     value);
   }
   return out;
 }
@@ -79,8 +81,7 @@ Result<std::vector<HistoryEntry>> BuildHistory(const std::string& root) {
       if (!schema) {
         Error err = schema.error();
         err.code = ErrorCode::kCorruptLog;  // the log, not the user, holds this text
-        return WithContext(err,
-                           fmt::format("schema of version {}", e.summary.version));
+        return WithContext(err, fmt::format("schema of version {}", e.summary.version));
       }
       if (!prev_schema) {
         e.schema_changes.push_back(fmt::format("schema set: {} column{}",
@@ -99,7 +100,8 @@ Result<std::vector<HistoryEntry>> BuildHistory(const std::string& root) {
       if (prev_md) {
         for (const auto& [k, v] : md.configuration) {
           std::string old = ConfigValue(prev_md->configuration, k);
-          if (old != v) e.other_changes.push_back(fmt::format("set property {}={}", k, v));
+          if (old != v)
+            e.other_changes.push_back(fmt::format("set property {}={}", k, v));
         }
         for (const auto& [k, v] : prev_md->configuration) {
           bool still = false;
@@ -117,7 +119,8 @@ Result<std::vector<HistoryEntry>> BuildHistory(const std::string& root) {
           prev_protocol->reader_features != p.reader_features ||
           prev_protocol->writer_features != p.writer_features) {
         std::string feats;
-        if (p.writer_features) feats = fmt::format(" [{}]", fmt::join(*p.writer_features, ", "));
+        if (p.writer_features)
+          feats = fmt::format(" [{}]", fmt::join(*p.writer_features, ", "));
         e.other_changes.push_back(fmt::format("protocol reader {} writer {}{}",
                                               p.min_reader_version, p.min_writer_version,
                                               feats));
@@ -242,13 +245,15 @@ std::string DescribeAction(const Action& action) {
           return fmt::format("metaData  id={}  partitionColumns=[{}]  schema={}", a.id,
                              fmt::join(a.partition_columns, ", "), a.schema_string);
         } else if constexpr (std::is_same_v<T, Protocol>) {
-          std::string s = fmt::format("protocol  reader={} writer={}", a.min_reader_version,
-                                      a.min_writer_version);
+          std::string s = fmt::format("protocol  reader={} writer={}",
+                                      a.min_reader_version, a.min_writer_version);
           if (a.reader_features) {
-            s += fmt::format("  readerFeatures=[{}]", fmt::join(*a.reader_features, ", "));
+            s +=
+                fmt::format("  readerFeatures=[{}]", fmt::join(*a.reader_features, ", "));
           }
           if (a.writer_features) {
-            s += fmt::format("  writerFeatures=[{}]", fmt::join(*a.writer_features, ", "));
+            s +=
+                fmt::format("  writerFeatures=[{}]", fmt::join(*a.writer_features, ", "));
           }
           return s;
         } else if constexpr (std::is_same_v<T, CommitInfo>) {
@@ -275,9 +280,10 @@ int RunLog(const std::vector<std::string>& argv) {
   auto args = ParseArgs(argv, FlagSpec{{"--format"}, {}});
   if (!args) return ReportError(args.error(), "");
   if (args->positional.size() != 2) {
-    return ReportError(MakeError(ErrorCode::kInvalidArgument,
-                                 "usage: deltaguard log TABLE VERSION [--format text|json]"),
-                       "");
+    return ReportError(
+        MakeError(ErrorCode::kInvalidArgument,
+                  "usage: deltaguard log TABLE VERSION [--format text|json]"),
+        "");
   }
   const std::string& table = args->positional[0];
   auto version = ParseInt64(args->positional[1], "VERSION");

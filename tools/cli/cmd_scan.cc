@@ -34,10 +34,11 @@ int RunScan(const std::vector<std::string>& argv) {
   auto args = ParseArgs(argv, spec);
   if (!args) return ReportError(args.error(), "");
   if (args->positional.size() != 1) {
-    return ReportError(MakeError(ErrorCode::kInvalidArgument,
-                                 "usage: deltaguard scan TABLE [--version N] "
-                                 "[--columns a,b.c] [--limit N] [--format table|csv|jsonl]"),
-                       "");
+    return ReportError(
+        MakeError(ErrorCode::kInvalidArgument,
+                  "usage: deltaguard scan TABLE [--version N] "
+                  "[--columns a,b.c] [--limit N] [--format table|csv|jsonl]"),
+        "");
   }
   const std::string& table = args->positional[0];
   auto snapshot_spec = SnapshotSpecFromArgs(*args);
@@ -47,10 +48,9 @@ int RunScan(const std::vector<std::string>& argv) {
     for (auto part : Split(*cols, ',')) {
       std::string_view name = Trim(part);
       if (name.empty()) {
-        return ReportError(
-            MakeError(ErrorCode::kInvalidArgument, "empty column name in --columns '{}'",
-                      *cols),
-            table);
+        return ReportError(MakeError(ErrorCode::kInvalidArgument,
+                                     "empty column name in --columns '{}'", *cols),
+                           table);
       }
       options.columns.emplace_back(name);
     }

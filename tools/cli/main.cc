@@ -9,7 +9,8 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(deltaguard - Delta Lake tables with deliberate schema changes
+constexpr const char* kUsage =
+    R"(deltaguard - Delta Lake tables with deliberate schema changes
 
 usage: deltaguard <command> [arguments]
 

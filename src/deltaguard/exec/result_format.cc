@@ -67,10 +67,17 @@ void AppendTimestamp(int64_t value, arrow::TimeUnit::type unit, bool utc,
   // Normalise to microseconds, the Delta timestamp precision.
   int64_t micros = value;
   switch (unit) {
-    case arrow::TimeUnit::SECOND: micros = value * 1000000; break;
-    case arrow::TimeUnit::MILLI: micros = value * 1000; break;
-    case arrow::TimeUnit::MICRO: break;
-    case arrow::TimeUnit::NANO: micros = value / 1000 - (value % 1000 < 0 ? 1 : 0); break;
+    case arrow::TimeUnit::SECOND:
+      micros = value * 1000000;
+      break;
+    case arrow::TimeUnit::MILLI:
+      micros = value * 1000;
+      break;
+    case arrow::TimeUnit::MICRO:
+      break;
+    case arrow::TimeUnit::NANO:
+      micros = value / 1000 - (value % 1000 < 0 ? 1 : 0);
+      break;
   }
   int64_t days = micros / 86400000000LL;
   int64_t rem = micros % 86400000000LL;
@@ -111,10 +118,12 @@ void AppendValue(const arrow::Array& array, int64_t row, bool json, std::string*
     }
   };
   switch (array.type_id()) {
-    case arrow::Type::NA: out->append("null"); return;
+    case arrow::Type::NA:
+      out->append("null");
+      return;
     case arrow::Type::BOOL:
       out->append(checked_cast<const arrow::BooleanArray&>(array).Value(row) ? "true"
-                                                                               : "false");
+                                                                             : "false");
       return;
     case arrow::Type::INT8:
       fmt::format_to(std::back_inserter(*out), "{}",
@@ -188,7 +197,8 @@ void AppendValue(const arrow::Array& array, int64_t row, bool json, std::string*
     }
     case arrow::Type::DATE64: {
       std::string s;
-      AppendDate(checked_cast<const arrow::Date64Array&>(array).Value(row) / 86400000, &s);
+      AppendDate(checked_cast<const arrow::Date64Array&>(array).Value(row) / 86400000,
+                 &s);
       quoted(s);
       return;
     }

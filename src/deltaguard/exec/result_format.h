@@ -8,14 +8,14 @@
 ///   struct -> object; array -> list; map -> list of {"key":k,"value":v}; null -> null.
 #pragma once
 
+#include <arrow/record_batch.h>
+#include <arrow/type_fwd.h>
+
 #include <cstdint>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <arrow/record_batch.h>
-#include <arrow/type_fwd.h>
 
 #include "deltaguard/util/result.h"
 

@@ -1,6 +1,7 @@
 /// \file deltaguard/schema/data_type.h
 /// The Delta type system: primitive types, decimal, struct, array and map, plus field
-/// metadata. Types are immutable and shared (DataTypeRef); a table schema is a StructType.
+/// metadata. Types are immutable and shared (DataTypeRef); a table schema is a
+/// StructType.
 #pragma once
 
 #include <cstdint>
@@ -16,9 +17,24 @@
 namespace deltaguard {
 
 enum class TypeKind : uint8_t {
-  kByte, kShort, kInteger, kLong, kFloat, kDouble, kDecimal, kString, kBinary,
-  kBoolean, kDate, kTimestamp, kTimestampNtz, kVariant, kVoid,
-  kStruct, kArray, kMap,
+  kByte,
+  kShort,
+  kInteger,
+  kLong,
+  kFloat,
+  kDouble,
+  kDecimal,
+  kString,
+  kBinary,
+  kBoolean,
+  kDate,
+  kTimestamp,
+  kTimestampNtz,
+  kVariant,
+  kVoid,
+  kStruct,
+  kArray,
+  kMap,
 };
 
 class DataType;
@@ -26,8 +42,8 @@ class StructType;
 using DataTypeRef = std::shared_ptr<const DataType>;
 using SchemaRef = std::shared_ptr<const StructType>;
 
-/// Field metadata: an ordered list of (key, raw JSON value text) pairs. Values are kept as
-/// the exact JSON text found in the log so that a schema round-trips byte-for-byte.
+/// Field metadata: an ordered list of (key, raw JSON value text) pairs. Values are kept
+/// as the exact JSON text found in the log so that a schema round-trips byte-for-byte.
 /// Invariant: keys are unique.
 class FieldMetadata {
  public:

@@ -33,7 +33,8 @@ const StructType* InnerStruct(const DataType& type, std::string* suffix) {
 bool SameOuterShape(const DataType& a, const DataType& b) {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-    case TypeKind::kStruct: return true;
+    case TypeKind::kStruct:
+      return true;
     case TypeKind::kArray:
       return SameOuterShape(*static_cast<const ArrayType&>(a).element_type(),
                             *static_cast<const ArrayType&>(b).element_type());
@@ -42,7 +43,8 @@ bool SameOuterShape(const DataType& a, const DataType& b) {
                  *static_cast<const MapType&>(b).key_type()) &&
              SameOuterShape(*static_cast<const MapType&>(a).value_type(),
                             *static_cast<const MapType&>(b).value_type());
-    default: return a.Equals(b);
+    default:
+      return a.Equals(b);
   }
 }
 
@@ -111,8 +113,10 @@ void DiffStructs(const StructType& before, const StructType& after,
 
 std::string SchemaChange::ToString() const {
   switch (kind) {
-    case Kind::kAdded: return fmt::format("added column '{}' ({})", path, to);
-    case Kind::kDropped: return fmt::format("dropped column '{}' ({})", path, from);
+    case Kind::kAdded:
+      return fmt::format("added column '{}' ({})", path, to);
+    case Kind::kDropped:
+      return fmt::format("dropped column '{}' ({})", path, from);
     case Kind::kRenamed:
       return fmt::format("renamed column '{}' to '{}'", old_path, path);
     case Kind::kTypeChanged:
@@ -121,7 +125,8 @@ std::string SchemaChange::ToString() const {
       return fmt::format("changed '{}' from {} to {}", path, from, to);
     case Kind::kCommentChanged:
       return fmt::format("changed comment of '{}' from '{}' to '{}'", path, from, to);
-    case Kind::kMoved: return fmt::format("moved column '{}'", path);
+    case Kind::kMoved:
+      return fmt::format("moved column '{}'", path);
   }
   return path;
 }

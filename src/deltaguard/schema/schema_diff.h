@@ -12,8 +12,15 @@
 namespace deltaguard {
 
 struct SchemaChange {
-  enum class Kind { kAdded, kDropped, kRenamed, kTypeChanged, kNullabilityChanged,
-                    kCommentChanged, kMoved };
+  enum class Kind {
+    kAdded,
+    kDropped,
+    kRenamed,
+    kTypeChanged,
+    kNullabilityChanged,
+    kCommentChanged,
+    kMoved
+  };
   Kind kind;
   std::string path;      ///< dotted logical path in the new schema (old one for kDropped)
   std::string old_path;  ///< for kRenamed

@@ -6,13 +6,13 @@
 /// mismatch ("column 'a': table has integer, input has string").
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
-
-#include <fmt/format.h>
 #include <tl/expected.hpp>
+#include <utility>
 
 namespace deltaguard {
 
@@ -78,17 +78,17 @@ inline Error WithContext(Error e, std::string_view context) {
 #define DELTA_CONCAT(x, y) DELTA_CONCAT_IMPL(x, y)
 
 /// Return the error of a Status/Result expression from the current function.
-#define DELTA_RETURN_IF_ERROR(expr)                                  \
-  do {                                                               \
-    auto&& _delta_status = (expr);                                   \
+#define DELTA_RETURN_IF_ERROR(expr)                                   \
+  do {                                                                \
+    auto&& _delta_status = (expr);                                    \
     if (!_delta_status) return tl::unexpected(_delta_status.error()); \
   } while (false)
 
 // WARNING: DELTA_ASSIGN_OR_RETURN expands into multiple statements; it cannot be used
 // in a single-statement context such as the body of an if without braces.
-#define DELTA_ASSIGN_OR_RETURN_IMPL(tmp, lhs, rexpr)        \
-  auto tmp = (rexpr);                                       \
-  if (!tmp) return tl::unexpected(std::move(tmp).error());  \
+#define DELTA_ASSIGN_OR_RETURN_IMPL(tmp, lhs, rexpr)       \
+  auto tmp = (rexpr);                                      \
+  if (!tmp) return tl::unexpected(std::move(tmp).error()); \
   lhs = std::move(tmp).value()
 
 /// `DELTA_ASSIGN_OR_RETURN(auto x, Compute());` assigns the value or returns the error.
@@ -96,11 +96,11 @@ inline Error WithContext(Error e, std::string_view context) {
   DELTA_ASSIGN_OR_RETURN_IMPL(DELTA_CONCAT(_delta_result_, __COUNTER__), lhs, rexpr)
 
 /// Invariant check for our own bugs only, never for user input.
-#define DELTA_DCHECK(cond)                                                          \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
+#define DELTA_DCHECK(cond)                                                             \
+  do {                                                                                 \
+    if (!(cond)) {                                                                     \
       fmt::print(stderr, "deltaguard internal invariant failed: {} at {}:{}\n", #cond, \
-                 __FILE__, __LINE__);                                               \
-      std::abort();                                                                 \
-    }                                                                               \
+                 __FILE__, __LINE__);                                                  \
+      std::abort();                                                                    \
+    }                                                                                  \
   } while (false)

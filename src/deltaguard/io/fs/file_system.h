@@ -14,8 +14,8 @@
 namespace deltaguard {
 
 struct FileInfo {
-  std::string path;           ///< full path, as passed to the FileSystem
-  int64_t size = 0;           ///< bytes
+  std::string path;               ///< full path, as passed to the FileSystem
+  int64_t size = 0;               ///< bytes
   int64_t modification_time = 0;  ///< milliseconds since the epoch
 };
 
