@@ -1,0 +1,510 @@
+#include "deltaguard/io/parquet/file_stats.h"
+
+#include <arrow/array.h>
+#include <arrow/util/decimal.h>
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <utility>
+#include <variant>
+
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard {
+
+// One node per schema field that holds at least one indexed leaf. Struct fields are
+// groups (children in schema order); every other type is a leaf.
+struct FileStatsCollector::Node {
+  std::string key;      // JSON key: physical name under column mapping
+  DataTypeRef type;     // Delta type (nullptr for the root)
+  int field_index = 0;  // index of the field in its parent struct / batch
+  std::vector<std::unique_ptr<Node>> children;  // groups only
+  bool is_group = false;
+
+  // Leaf accumulators.
+  int64_t null_count = 0;
+  bool min_max_type = false;    // the type gets min/max at all
+  bool min_max_broken = false;  // NaN/infinity seen: no min/max for this file
+  bool has_value = false;       // at least one non-null value seen
+  std::variant<int64_t, double, arrow::Decimal128, std::string> min, max;
+};
+
+namespace {
+
+using Node = FileStatsCollector::Node;
+
+bool HasMinMax(TypeKind kind) {
+  switch (kind) {
+    case TypeKind::kByte:
+    case TypeKind::kShort:
+    case TypeKind::kInteger:
+    case TypeKind::kLong:
+    case TypeKind::kFloat:
+    case TypeKind::kDouble:
+    case TypeKind::kDecimal:
+    case TypeKind::kDate:
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampNtz:
+    case TypeKind::kString:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Split a dotted column path; `a.`b.c`.d` gives {"a", "b.c", "d"}.
+Result<std::vector<std::string>> ParseColumnPath(std::string_view text) {
+  std::vector<std::string> parts(1);
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '`') {
+      if (quoted && i + 1 < text.size() && text[i + 1] == '`') {
+        parts.back().push_back('`');
+        ++i;
+      } else {
+        quoted = !quoted;
+      }
+    } else if (c == '.' && !quoted) {
+      parts.emplace_back();
+    } else {
+      parts.back().push_back(c);
+    }
+  }
+  if (quoted) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "stats column '{}': unterminated backtick", text);
+  }
+  for (auto& p : parts) {
+    std::string_view trimmed = Trim(p);
+    if (trimmed.empty()) {
+      return MakeError(ErrorCode::kInvalidArgument, "stats column '{}': empty name part",
+                       text);
+    }
+    p = std::string(trimmed);
+  }
+  return parts;
+}
+
+struct Selector {
+  int remaining = 32;  // leaves left to index (num_indexed_cols mode); -1 = unlimited
+  const std::vector<std::vector<std::string>>* paths = nullptr;  // stats_columns mode
+
+  // Whether the leaf at logical path `path` is indexed; consumes one leaf.
+  bool TakeLeaf(const std::vector<std::string>& path) {
+    if (paths != nullptr) {
+      for (const auto& p : *paths) {
+        if (p.size() > path.size()) continue;
+        bool match = true;
+        for (size_t i = 0; i < p.size() && match; ++i)
+          match = EqualsIgnoreCase(p[i], path[i]);
+        if (match) return true;
+      }
+      return false;
+    }
+    if (remaining < 0) return true;
+    if (remaining == 0) return false;
+    --remaining;
+    return true;
+  }
+};
+
+std::unique_ptr<Node> BuildNode(const StructField& field, int index, bool mapped,
+                                std::vector<std::string>* path, Selector* selector) {
+  auto node = std::make_unique<Node>();
+  node->key = mapped ? field.physical_name().value_or(field.name) : field.name;
+  node->type = field.type;
+  node->field_index = index;
+  path->push_back(field.name);
+  if (field.type->kind() == TypeKind::kStruct) {
+    node->is_group = true;
+    const auto& st = static_cast<const StructType&>(*field.type);
+    for (size_t i = 0; i < st.num_fields(); ++i) {
+      auto child = BuildNode(st.field(i), static_cast<int>(i), mapped, path, selector);
+      if (child) node->children.push_back(std::move(child));
+    }
+    path->pop_back();
+    if (node->children.empty()) return nullptr;
+    return node;
+  }
+  bool indexed = selector->TakeLeaf(*path);
+  path->pop_back();
+  if (!indexed) return nullptr;
+  node->min_max_type = HasMinMax(field.type->kind());
+  return node;
+}
+
+template <typename T>
+void Observe(Node* node, T value) {
+  if (!node->has_value) {
+    node->min = value;
+    node->max = std::move(value);
+    node->has_value = true;
+    return;
+  }
+  if (value < std::get<T>(node->min)) node->min = value;
+  if (std::get<T>(node->max) < value) node->max = std::move(value);
+}
+
+template <typename ArrayType>
+void ObserveIntegers(const arrow::Array& array, Node* node) {
+  const auto& typed = static_cast<const ArrayType&>(array);
+  for (int64_t i = 0; i < typed.length(); ++i) {
+    if (typed.IsValid(i)) Observe<int64_t>(node, static_cast<int64_t>(typed.Value(i)));
+  }
+}
+
+template <typename ArrayType>
+void ObserveFloats(const arrow::Array& array, Node* node) {
+  const auto& typed = static_cast<const ArrayType&>(array);
+  for (int64_t i = 0; i < typed.length(); ++i) {
+    if (!typed.IsValid(i)) continue;
+    double v = static_cast<double>(typed.Value(i));
+    if (!std::isfinite(v)) {
+      node->min_max_broken = true;
+      return;
+    }
+    Observe<double>(node, v);
+  }
+}
+
+void ObserveStrings(const arrow::StringArray& array, Node* node) {
+  for (int64_t i = 0; i < array.length(); ++i) {
+    if (!array.IsValid(i)) continue;
+    std::string_view v = array.GetView(i);
+    if (!node->has_value) {
+      node->min = std::string(v);
+      node->max = std::string(v);
+      node->has_value = true;
+      continue;
+    }
+    if (v < std::get<std::string>(node->min)) node->min = std::string(v);
+    if (std::get<std::string>(node->max) < v) node->max = std::string(v);
+  }
+}
+
+Status UpdateLeaf(const arrow::Array& array, Node* node) {
+  node->null_count += array.null_count();
+  if (!node->min_max_type || node->min_max_broken) return OkStatus();
+  auto expect = [&](arrow::Type::type id) -> Status {
+    if (array.type_id() == id) return OkStatus();
+    return MakeError(ErrorCode::kInternal,
+                     "stats of column '{}': expected {} data, got {}", node->key,
+                     node->type->ToString(), array.type()->ToString());
+  };
+  switch (node->type->kind()) {
+    case TypeKind::kByte:
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT8));
+      ObserveIntegers<arrow::Int8Array>(array, node);
+      break;
+    case TypeKind::kShort:
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT16));
+      ObserveIntegers<arrow::Int16Array>(array, node);
+      break;
+    case TypeKind::kInteger:
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT32));
+      ObserveIntegers<arrow::Int32Array>(array, node);
+      break;
+    case TypeKind::kLong:
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT64));
+      ObserveIntegers<arrow::Int64Array>(array, node);
+      break;
+    case TypeKind::kDate:
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::DATE32));
+      ObserveIntegers<arrow::Date32Array>(array, node);
+      break;
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampNtz:
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::TIMESTAMP));
+      ObserveIntegers<arrow::TimestampArray>(array, node);
+      break;
+    case TypeKind::kFloat:
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::FLOAT));
+      ObserveFloats<arrow::FloatArray>(array, node);
+      break;
+    case TypeKind::kDouble:
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::DOUBLE));
+      ObserveFloats<arrow::DoubleArray>(array, node);
+      break;
+    case TypeKind::kDecimal: {
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::DECIMAL128));
+      const auto& typed = static_cast<const arrow::Decimal128Array&>(array);
+      for (int64_t i = 0; i < typed.length(); ++i) {
+        if (typed.IsValid(i)) Observe(node, arrow::Decimal128(typed.GetValue(i)));
+      }
+      break;
+    }
+    case TypeKind::kString:
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::STRING));
+      ObserveStrings(static_cast<const arrow::StringArray&>(array), node);
+      break;
+    default:
+      break;
+  }
+  return OkStatus();
+}
+
+Status UpdateNode(const std::shared_ptr<arrow::Array>& array, Node* node) {
+  if (!node->is_group) return UpdateLeaf(*array, node);
+  if (array->type_id() != arrow::Type::STRUCT) {
+    return MakeError(ErrorCode::kInternal,
+                     "stats of column '{}': expected struct, got {}", node->key,
+                     array->type()->ToString());
+  }
+  const auto& st = static_cast<const arrow::StructArray&>(*array);
+  for (auto& child : node->children) {
+    if (child->field_index >= st.num_fields()) {
+      return MakeError(ErrorCode::kInternal, "stats of column '{}': missing field {}",
+                       node->key, child->key);
+    }
+    // The flattened field is null wherever the struct itself is null.
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto flat, st.GetFlattenedField(child->field_index),
+                                 ErrorCode::kInternal, "stats of column " + node->key);
+    DELTA_RETURN_IF_ERROR(UpdateNode(flat, child.get()));
+  }
+  return OkStatus();
+}
+
+// Render a leaf's min (or max) as JSON text; nullopt when there is no bound.
+std::optional<std::string> RenderBound(const Node& node, bool is_max, int prefix) {
+  if (!node.min_max_type || node.min_max_broken || !node.has_value) return std::nullopt;
+  const auto& v = is_max ? node.max : node.min;
+  switch (node.type->kind()) {
+    case TypeKind::kDate:
+      return JsonQuote(FormatDateDays(std::get<int64_t>(v)));
+    case TypeKind::kTimestamp:
+      return JsonQuote(FormatTimestampMicros(std::get<int64_t>(v), 3) + "Z");
+    case TypeKind::kTimestampNtz:
+      return JsonQuote(FormatTimestampMicros(std::get<int64_t>(v), 3));
+    case TypeKind::kFloat:
+      return FormatJavaFloat(static_cast<float>(std::get<double>(v)));
+    case TypeKind::kDouble:
+      return FormatJavaDouble(std::get<double>(v));
+    case TypeKind::kDecimal:
+      return std::get<arrow::Decimal128>(v).ToString(
+          static_cast<const DecimalType&>(*node.type).scale());
+    case TypeKind::kString: {
+      const std::string& s = std::get<std::string>(v);
+      if (!IsValidUtf8(s)) return std::nullopt;
+      if (!is_max) return JsonQuote(TruncateStringMin(s, prefix));
+      auto bound = TruncateStringMax(s, prefix);
+      if (!bound) return std::nullopt;
+      return JsonQuote(*bound);
+    }
+    default:
+      return fmt::format("{}", std::get<int64_t>(v));
+  }
+}
+
+enum class StatKind { kMin, kMax, kNullCount };
+
+// Append `{"k":v,...}` for the node's children; empty groups are left out.
+void AppendObject(const Node& node, StatKind kind, int prefix, std::string* out) {
+  out->push_back('{');
+  bool first = true;
+  for (const auto& child : node.children) {
+    std::string value;
+    if (child->is_group) {
+      AppendObject(*child, kind, prefix, &value);
+      if (value == "{}") continue;
+    } else if (kind == StatKind::kNullCount) {
+      value = fmt::format("{}", child->null_count);
+    } else {
+      auto bound = RenderBound(*child, kind == StatKind::kMax, prefix);
+      if (!bound) continue;
+      value = std::move(*bound);
+    }
+    if (!first) out->push_back(',');
+    first = false;
+    AppendJsonString(out, child->key);
+    out->push_back(':');
+    out->append(value);
+  }
+  out->push_back('}');
+}
+
+// Byte length of the UTF-8 sequence starting with `lead` (1 for stray bytes).
+size_t Utf8Length(unsigned char lead) {
+  if (lead >= 0xF0) return 4;
+  if (lead >= 0xE0) return 3;
+  if (lead >= 0xC0) return 2;
+  return 1;
+}
+
+// Byte offset after the first `n` code points of `s` (s.size() if it has fewer).
+size_t CodePointOffset(std::string_view s, int64_t n) {
+  size_t pos = 0;
+  for (int64_t i = 0; i < n && pos < s.size(); ++i) {
+    pos = std::min(s.size(), pos + Utf8Length(static_cast<unsigned char>(s[pos])));
+  }
+  return pos;
+}
+
+constexpr std::string_view kMaxCodePoint = "\xF4\x8F\xBF\xBF";  // U+10FFFF
+
+// Java-style rendering from the shortest scientific digits of `value`.
+std::string JavaStyle(std::string_view sci, bool negative) {
+  // sci is like "1.2345e+10" or "5e-07" (no sign).
+  size_t e_pos = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(0, e_pos)) {
+    if (c != '.') digits.push_back(c);
+  }
+  int exponent = 0;
+  std::string_view exp_text = sci.substr(e_pos + 1);
+  if (!exp_text.empty() && exp_text[0] == '+') exp_text.remove_prefix(1);
+  std::from_chars(exp_text.data(), exp_text.data() + exp_text.size(), exponent);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  std::string out = negative ? "-" : "";
+  if (exponent >= -3 && exponent < 7) {
+    if (exponent >= 0) {
+      size_t int_len = static_cast<size_t>(exponent) + 1;
+      if (digits.size() <= int_len) {
+        out += digits + std::string(int_len - digits.size(), '0') + ".0";
+      } else {
+        out += digits.substr(0, int_len) + "." + digits.substr(int_len);
+      }
+    } else {
+      out += "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+    }
+    return out;
+  }
+  out += digits.substr(0, 1) + "." + (digits.size() > 1 ? digits.substr(1) : "0");
+  out += fmt::format("E{}", exponent);
+  return out;
+}
+
+template <typename Float>
+std::string FormatJava(Float value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value < 0 ? "-Infinity" : "Infinity";
+  if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
+  char buf[64];
+  auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), std::fabs(value),
+                                 std::chars_format::scientific);
+  return JavaStyle(std::string_view(buf, ptr - buf), value < 0);
+}
+
+}  // namespace
+
+FileStatsCollector::~FileStatsCollector() = default;
+
+Result<std::unique_ptr<FileStatsCollector>> FileStatsCollector::Make(
+    SchemaRef schema, ColumnMappingMode mode, FileStatsOptions options) {
+  if (options.num_indexed_cols < -1) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "delta.dataSkippingNumIndexedCols must be >= -1, got {}",
+                     options.num_indexed_cols);
+  }
+  if (options.string_prefix_length < 1) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "stats string prefix length must be >= 1, got {}",
+                     options.string_prefix_length);
+  }
+  std::vector<std::vector<std::string>> paths;
+  Selector selector;
+  selector.remaining = options.num_indexed_cols;
+  if (options.stats_columns) {
+    for (const auto& name : *options.stats_columns) {
+      DELTA_ASSIGN_OR_RETURN(auto path, ParseColumnPath(name));
+      paths.push_back(std::move(path));
+    }
+    selector.paths = &paths;
+  }
+  std::unique_ptr<FileStatsCollector> out(new FileStatsCollector());
+  out->string_prefix_length_ = options.string_prefix_length;
+  out->root_ = std::make_unique<Node>();
+  out->root_->is_group = true;
+  bool mapped = mode != ColumnMappingMode::kNone;
+  std::vector<std::string> path;
+  for (size_t i = 0; i < schema->num_fields(); ++i) {
+    auto child =
+        BuildNode(schema->field(i), static_cast<int>(i), mapped, &path, &selector);
+    if (child) out->root_->children.push_back(std::move(child));
+  }
+  return out;
+}
+
+Status FileStatsCollector::Update(const arrow::RecordBatch& batch) {
+  num_records_ += batch.num_rows();
+  for (auto& child : root_->children) {
+    if (child->field_index >= batch.num_columns()) {
+      return MakeError(ErrorCode::kInternal, "stats: batch has no column {} ('{}')",
+                       child->field_index, child->key);
+    }
+    DELTA_RETURN_IF_ERROR(UpdateNode(batch.column(child->field_index), child.get()));
+  }
+  return OkStatus();
+}
+
+int64_t FileStatsCollector::num_records() const { return num_records_; }
+
+std::string FileStatsCollector::ToJson() const {
+  std::string out = fmt::format(R"({{"numRecords":{},"minValues":)", num_records_);
+  AppendObject(*root_, StatKind::kMin, string_prefix_length_, &out);
+  out += R"(,"maxValues":)";
+  AppendObject(*root_, StatKind::kMax, string_prefix_length_, &out);
+  out += R"(,"nullCount":)";
+  AppendObject(*root_, StatKind::kNullCount, string_prefix_length_, &out);
+  out.push_back('}');
+  return out;
+}
+
+std::string FormatDateDays(int64_t days) {
+  // Civil date from a day count (era-based proleptic Gregorian computation).
+  int64_t z = days + 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
+  const int64_t m = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  if (y >= 0 && y <= 9999) return fmt::format("{:04d}-{:02d}-{:02d}", y, m, d);
+  return fmt::format("{}{:04d}-{:02d}-{:02d}", y < 0 ? "-" : "+", y < 0 ? -y : y, m, d);
+}
+
+std::string FormatTimestampMicros(int64_t micros, int fraction_digits) {
+  constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
+  int64_t days = micros / kMicrosPerDay;
+  int64_t rem = micros % kMicrosPerDay;
+  if (rem < 0) {
+    rem += kMicrosPerDay;
+    --days;
+  }
+  int64_t secs = rem / 1000000;
+  int64_t frac = rem % 1000000;
+  std::string out = fmt::format("{}T{:02d}:{:02d}:{:02d}", FormatDateDays(days),
+                                secs / 3600, secs / 60 % 60, secs % 60);
+  if (fraction_digits == 3) out += fmt::format(".{:03d}", frac / 1000);
+  if (fraction_digits == 6) out += fmt::format(".{:06d}", frac);
+  return out;
+}
+
+std::string FormatJavaDouble(double value) { return FormatJava(value); }
+std::string FormatJavaFloat(float value) { return FormatJava(value); }
+
+std::string TruncateStringMin(std::string_view value, int prefix_length) {
+  return std::string(value.substr(0, CodePointOffset(value, prefix_length)));
+}
+
+std::optional<std::string> TruncateStringMax(std::string_view value, int prefix_length) {
+  size_t pos = CodePointOffset(value, prefix_length);
+  if (pos >= value.size()) return std::string(value);
+  // Any value starting with value[0, pos) followed by a code point < U+10FFFF sorts
+  // below value[0, pos) + U+10FFFF; extend the prefix past any U+10FFFF.
+  for (int64_t n = prefix_length; n < 2LL * prefix_length && pos < value.size(); ++n) {
+    if (value.substr(pos, kMaxCodePoint.size()) != kMaxCodePoint) {
+      return std::string(value.substr(0, pos)) + std::string(kMaxCodePoint);
+    }
+    pos += kMaxCodePoint.size();
+  }
+  if (pos >= value.size()) return std::string(value);
+  return std::nullopt;
+}
+
+}  // namespace deltaguard
