@@ -2,13 +2,17 @@
 """Snapshot-load benchmark: deltaguard vs deltalake (delta-rs) on the synthetic tables of
 bench/make_tables.py.
 
-    .venv/bin/python bench/run_snapshot_bench.py [--runs 5] [--bin build/bin/snapshot_load_bench]
+    .venv/bin/python bench/run_snapshot_bench.py [--runs 5] [--build-dir build]
+        [--bin BUILD/bin/snapshot_load_bench]
 
-For each table and each loader, runs the load in a fresh process `--runs` times (after one
-untimed warm-up run that fills the page cache) and records
+For each table, runs both loaders in fresh processes `--runs` times each, alternating
+deltaguard and deltalake run by run (after one untimed warm-up run of each that fills the
+page cache), so that both see the same machine load. It records
   * seconds: wall time of the load measured inside the process (open the table at its
-    latest version and list its live files as paths; process start-up and imports are
-    excluded), and
+    latest version and list its live files as paths; process start-up, imports and exit
+    are excluded); the same work on both sides,
+  * process_seconds: wall time of the whole process (GNU time's %e: start-up, dynamic
+    loading or interpreter + imports, the load, teardown), for transparency, and
   * peak RSS of the whole process (GNU time's %M, so it includes the interpreter or the
     binary's libraries).
 Reports medians in bench/results/snapshot_load.json and bench/results/snapshot_load.md.
@@ -42,36 +46,49 @@ print(json.dumps({"files": len(uris), "version": table.version(), "seconds": sec
 
 
 def run_once(cmd):
-    """Runs cmd; returns (parsed JSON stdout, peak RSS in MiB).
+    """Runs cmd; returns (parsed JSON stdout, peak RSS in MiB, process wall seconds).
 
     Peak RSS comes from GNU time (%M): rusage of a child forked from this Python process
     would include this process's own RSS (Linux keeps the high-water mark across fork and
     exec), while /usr/bin/time is a small process.
     """
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
-        proc = subprocess.run([TIME, "-f", "%M", "-o", rss_file.name, *cmd],
+        proc = subprocess.run([TIME, "-f", "%M %e", "-o", rss_file.name, *cmd],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"{cmd} failed with {proc.returncode}: {proc.stderr[-2000:]}")
-        rss_kib = int(rss_file.read().strip().splitlines()[-1])
-    return json.loads(proc.stdout.strip().splitlines()[-1]), rss_kib / 1024.0
+        rss_kib, wall = rss_file.read().strip().splitlines()[-1].split()
+    return (json.loads(proc.stdout.strip().splitlines()[-1]), int(rss_kib) / 1024.0,
+            float(wall))
 
 
-def measure(cmd, runs):
-    run_once(cmd)  # warm-up: page cache, lazy library loading
-    samples = [run_once(cmd) for _ in range(runs)]
+def summarize(samples):
     results = [s[0] for s in samples]
     files = {r["files"] for r in results}
     versions = {r["version"] for r in results}
     assert len(files) == 1 and len(versions) == 1, results
     secs = [r["seconds"] for r in results]
     rss = [s[1] for s in samples]
+    wall = [s[2] for s in samples]
     return {
         "files": files.pop(), "version": versions.pop(),
         "seconds_median": statistics.median(secs), "seconds_min": min(secs),
         "seconds_all": [round(s, 6) for s in secs],
+        "process_seconds_median": statistics.median(wall), "process_seconds_all": wall,
         "peak_rss_mib_median": statistics.median(rss), "peak_rss_mib_all": rss,
     }
+
+
+def measure_pair(cmds, runs):
+    """Runs each command of `cmds` once untimed, then `runs` rounds of all of them in
+    turn; returns one summary per command."""
+    for cmd in cmds:
+        run_once(cmd)  # warm-up: page cache, lazy library loading
+    samples = [[] for _ in cmds]
+    for _ in range(runs):
+        for i, cmd in enumerate(cmds):
+            samples[i].append(run_once(cmd))
+    return [summarize(s) for s in samples]
 
 
 def git_rev():
@@ -94,18 +111,24 @@ def markdown(report):
         "machine inflate wall times).",
         "",
         "Load = open the latest snapshot and list the live files as paths (in-process wall "
-        "time; start-up and imports excluded). Peak RSS is the whole process "
+        "time, the same work on both sides; start-up, imports and exit excluded). Runs "
+        "alternate between the two loaders. Process = wall time of the whole process "
+        "(GNU time %e), for transparency: it adds dynamic loading (deltaguard) or the "
+        "interpreter and imports (deltalake), and teardown. Peak RSS is the whole process "
         "(GNU time %M), including the Python interpreter and its imports for deltalake.",
         "",
         "| table | version | live files | deltaguard load | deltalake load | speedup | "
-        "deltaguard peak RSS | deltalake peak RSS |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "deltaguard process | deltalake process | deltaguard peak RSS | "
+        "deltalake peak RSS |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, t in report["tables"].items():
         g, d = t["deltaguard"], t["deltalake"]
         lines.append(
             f"| {name} | {g['version']} | {g['files']:,} | {g['seconds_median'] * 1000:.1f} ms"
             f" | {d['seconds_median'] * 1000:.1f} ms | {t['speedup']:.2f}x | "
+            f"{g['process_seconds_median'] * 1000:.0f} ms | "
+            f"{d['process_seconds_median'] * 1000:.0f} ms | "
             f"{g['peak_rss_mib_median']:.0f} MiB | {d['peak_rss_mib_median']:.0f} MiB |")
     lines += ["", "Tables (bench/make_tables.py): " + "; ".join(
         f"`{n}`: {t['description']}" for n, t in report["tables"].items()), ""]
@@ -121,12 +144,16 @@ DESCRIPTIONS = {
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--bin", default=os.environ.get(
-        "SNAPSHOT_LOAD_BENCH", os.path.join(REPO, "build", "bin", "snapshot_load_bench")))
+    parser.add_argument("--build-dir", default=os.path.join(REPO, "build"),
+                        help="CMake build directory holding bin/snapshot_load_bench")
+    parser.add_argument("--bin", default=os.environ.get("SNAPSHOT_LOAD_BENCH"),
+                        help="loader binary (default: BUILD_DIR/bin/snapshot_load_bench)")
     parser.add_argument("--data", default=os.path.join(HERE, "data"))
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
     parser.add_argument("tables", nargs="*", default=sorted(DESCRIPTIONS))
     opts = parser.parse_args()
+    if opts.bin is None:
+        opts.bin = os.path.join(opts.build_dir, "bin", "snapshot_load_bench")
 
     subprocess.run([sys.executable, os.path.join(HERE, "make_tables.py"), "--out", opts.data,
                     *opts.tables], check=True)
@@ -147,10 +174,10 @@ def main():
     for name in opts.tables:
         path = os.path.join(opts.data, name)
         print(f"== {name}", flush=True)
-        guard = measure([opts.bin, path], opts.runs)
+        guard, lake = measure_pair(
+            [[opts.bin, path], [sys.executable, "-c", DELTALAKE_LOADER, path]], opts.runs)
         print(f"   deltaguard: {guard['seconds_median'] * 1000:.1f} ms, "
               f"{guard['peak_rss_mib_median']:.0f} MiB", flush=True)
-        lake = measure([sys.executable, "-c", DELTALAKE_LOADER, path], opts.runs)
         print(f"   deltalake:  {lake['seconds_median'] * 1000:.1f} ms, "
               f"{lake['peak_rss_mib_median']:.0f} MiB", flush=True)
         if (guard["files"], guard["version"]) != (lake["files"], lake["version"]):

@@ -10,13 +10,13 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 // JSON checkpoints (UUID-named V2) are NDJSON like commits; everything else is Parquet.
 Result<CheckpointActions> ReadOneFile(const FileSystem& fs,
                                       const CheckpointReader& reader,
-                                      const std::string& path) {
+                                      const std::string& path, size_t extra_adds) {
   if (EndsWith(path, ".json")) {
     DELTA_ASSIGN_OR_RETURN(std::string content, fs.ReadFile(path));
     DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions, ParseCommitFile(content, path));
     return SplitCheckpointActions(std::move(actions));
   }
-  return reader.ReadCheckpointSplit(path);
+  return reader.ReadCheckpointForReplay(path, extra_adds);
 }
 
 }  // namespace
@@ -28,11 +28,13 @@ std::string ResolveSidecarPath(const std::string& log_dir,
 
 Result<std::vector<CheckpointActions>> ReadCheckpointParts(
     const FileSystem& fs, const CheckpointReader& reader, const std::string& log_dir,
-    const CheckpointFiles& checkpoint, std::vector<std::string>* files_read) {
+    const CheckpointFiles& checkpoint, std::vector<std::string>* files_read,
+    size_t extra_adds) {
   std::vector<CheckpointActions> parts;
   std::vector<std::string> sidecars;
   for (const FileInfo& f : checkpoint.files) {
-    DELTA_ASSIGN_OR_RETURN(CheckpointActions actions, ReadOneFile(fs, reader, f.path));
+    DELTA_ASSIGN_OR_RETURN(CheckpointActions actions,
+                           ReadOneFile(fs, reader, f.path, extra_adds));
     files_read->push_back(f.path);
     // A checkpoint of any name may be V2 and list sidecars (digest §1.3).
     for (const Action& a : actions.others) {
@@ -43,7 +45,7 @@ Result<std::vector<CheckpointActions>> ReadCheckpointParts(
     parts.push_back(std::move(actions));
   }
   for (const std::string& path : sidecars) {
-    Result<CheckpointActions> actions = ReadOneFile(fs, reader, path);
+    Result<CheckpointActions> actions = ReadOneFile(fs, reader, path, extra_adds);
     if (!actions) {
       return WithContext(
           std::move(actions).error(),

@@ -22,9 +22,11 @@ std::string ResolveSidecarPath(const std::string& log_dir,
 /// Read every file of `checkpoint`, then every sidecar its `sidecar` rows name. Returns
 /// the rows of each file read (checkpoint files first, then sidecars) and appends the
 /// paths read to `files_read`. Any unreadable file fails the whole checkpoint, so the
-/// caller can fall back to an older one.
+/// caller can fall back to an older one. `extra_adds` is passed on to
+/// CheckpointReader::ReadCheckpointForReplay for Parquet files.
 Result<std::vector<CheckpointActions>> ReadCheckpointParts(
     const FileSystem& fs, const CheckpointReader& reader, const std::string& log_dir,
-    const CheckpointFiles& checkpoint, std::vector<std::string>* files_read);
+    const CheckpointFiles& checkpoint, std::vector<std::string>* files_read,
+    size_t extra_adds = 0);
 
 }  // namespace deltaguard

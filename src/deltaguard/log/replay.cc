@@ -2,14 +2,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string_view>
 
 namespace deltaguard {
 namespace {
 
-// Order files by path, then by deletion vector identity (no DV first).
-template <typename F>
-bool FileLess(const F& a, const F& b) {
+// Order files (adds, removes, or FileKeyCopy) by path, then by deletion vector
+// identity (no DV first). Equivalent under this order = same replay key.
+template <typename A, typename B>
+bool FileLess(const A& a, const B& b) {
   int c = a.path.compare(b.path);
   if (c != 0) return c < 0;
   const auto& da = a.deletion_vector;
@@ -80,11 +82,31 @@ void SortByPath(SortEntry* first, SortEntry* last, size_t depth,
   }
 }
 
-// Sort `files` in place by (path, dv) and drop duplicates, keeping the first occurrence.
+// How far ahead of use the sort loops prefetch: the files are spread over a large heap,
+// so every step would otherwise wait for memory.
+constexpr size_t kPrefetchDistance = 8;
+
+template <typename T>
+void PrefetchObject(const T* p) {
+  const char* bytes = reinterpret_cast<const char*>(p);
+  for (size_t off = 0; off < sizeof(T); off += 64) __builtin_prefetch(bytes + off);
+}
+
+// An owned replay key, for keys whose action is moved away before they are used.
+struct FileKeyCopy {
+  std::string path;
+  std::optional<DeletionVectorDescriptor> deletion_vector;
+};
+
+// Sort `files` in place by (path, dv) and keep one file per key: files[first_newer..]
+// (the commits' survivors) win over files[..first_newer) (checkpoint rows), which are
+// dropped as well when their key is in `hidden` (a newer commit action of the other
+// kind). Among checkpoint rows the first occurrence wins.
 // The order is computed on compact entries, then applied by following the permutation's
 // cycles: each file is move-assigned about once, within memory that is already ours.
-template <typename F>
-void SortUniqueInPlace(std::vector<F>& files) {
+template <typename F, typename K>
+void SortUniqueInPlace(std::vector<F>& files, size_t first_newer,
+                       const std::vector<const K*>& hidden) {
   const size_t n = files.size();
   if (n == 0) return;
   // Skip the paths' common prefix ("day=2024-0...") so the first level discriminates.
@@ -97,6 +119,9 @@ void SortUniqueInPlace(std::vector<F>& files) {
   }
   std::vector<SortEntry> entries(n);
   for (size_t i = 0; i < n; ++i) {
+    if (i + kPrefetchDistance < n) {
+      __builtin_prefetch(files[i + kPrefetchDistance].path.data());
+    }
     const std::string& p = files[i].path;
     entries[i] = {KeyAt(p.data(), p.size(), lcp), p.data(),
                   static_cast<uint32_t>(p.size()), static_cast<uint32_t>(i)};
@@ -104,19 +129,40 @@ void SortUniqueInPlace(std::vector<F>& files) {
   auto tie_less = [&](const SortEntry& a, const SortEntry& b) {
     if (FileLess(files[a.idx], files[b.idx])) return true;
     if (FileLess(files[b.idx], files[a.idx])) return false;
+    bool a_newer = a.idx >= first_newer;
+    bool b_newer = b.idx >= first_newer;
+    if (a_newer != b_newer) return a_newer;
     return a.idx < b.idx;
   };
   SortByPath(entries.data(), entries.data() + n, lcp, tie_less);
+  // Checkpoint rows whose key a newer commit action of the other kind replaced. Few keys:
+  // binary search instead of probing every row.
+  std::vector<bool> hide(n, false);
+  for (const K* key : hidden) {
+    const SortEntry* it = std::lower_bound(
+        entries.data(), entries.data() + n, *key,
+        [&](const SortEntry& e, const K& k) { return FileLess(files[e.idx], k); });
+    for (; it != entries.data() + n && !FileLess(*key, files[it->idx]); ++it) {
+      if (it->idx < first_newer) hide[it->idx] = true;
+    }
+  }
   // order[k] = old position of the file that goes to position k; duplicates (adjacent
   // after sorting) go to the tail and are cut off.
   std::vector<uint32_t> order;
   std::vector<uint32_t> dropped;
   order.reserve(n);
   for (size_t k = 0; k < n; ++k) {
+    if (k + kPrefetchDistance < n) {
+      __builtin_prefetch(entries[k + kPrefetchDistance].path);
+    }
     const SortEntry& e = entries[k];
+    if (hide[e.idx]) {
+      dropped.push_back(e.idx);
+      continue;
+    }
     // Nothing has moved yet, so the entries' path pointers are valid; comparing with
     // the previous entry touches memory the sort just used.
-    if (k > 0) {
+    if (k > 0 && !order.empty()) {
       const SortEntry& prev = entries[k - 1];
       if (prev.size == e.size && std::memcmp(prev.path, e.path, e.size) == 0 &&
           SameFile(files[order.back()], files[e.idx])) {
@@ -139,6 +185,8 @@ void SortUniqueInPlace(std::vector<F>& files) {
     while (true) {
       size_t src = order[j];
       done[j] = true;
+      // The cycle visits files in random order: fetch the one after next early.
+      PrefetchObject(&files[order[src]]);
       if (src == start) {
         files[j] = std::move(tmp);
         break;
@@ -150,11 +198,12 @@ void SortUniqueInPlace(std::vector<F>& files) {
   files.resize(kept);
 }
 
-// Concatenate the kept checkpoint rows (the largest vector is reused, not copied) and
-// the commit rows, then sort.
-template <typename F>
+// Concatenate the checkpoint rows (the largest vector is reused, not copied) and the
+// commit rows, then sort; see SortUniqueInPlace for which rows survive.
+template <typename F, typename K>
 std::vector<F> MergeSorted(std::vector<std::vector<F>>& parts,
-                           const std::vector<F*>& more) {
+                           const std::vector<F*>& more,
+                           const std::vector<const K*>& hidden) {
   std::vector<F> out;
   size_t total = more.size();
   size_t largest = 0;
@@ -168,8 +217,9 @@ std::vector<F> MergeSorted(std::vector<std::vector<F>>& parts,
     if (i == largest) continue;
     for (F& f : parts[i]) out.push_back(std::move(f));
   }
+  const size_t first_newer = out.size();
   for (F* f : more) out.push_back(std::move(*f));
-  SortUniqueInPlace(out);
+  SortUniqueInPlace(out, first_newer, hidden);
   return out;
 }
 
@@ -257,12 +307,8 @@ Status LogReplayer::AddCheckpoint(CheckpointActions part) {
   for (Action& a : part.others) {
     if (!std::holds_alternative<Protocol>(a)) TakeNonFileAction(a);
   }
-  // Rows superseded by a newer commit are dropped; usually none are, so nothing moves.
-  if (!seen_.empty()) {
-    std::erase_if(part.adds, [&](const AddFile& f) { return seen_.contains(KeyOf(f)); });
-    std::erase_if(part.removes,
-                  [&](const RemoveFile& f) { return seen_.contains(KeyOf(f)); });
-  }
+  // Rows superseded by a newer commit are dropped by Finish(), after sorting, where
+  // finding them costs a binary search per commit key instead of a hash per row.
   checkpoint_adds_.push_back(std::move(part.adds));
   checkpoint_removes_.push_back(std::move(part.removes));
   return OkStatus();
@@ -283,8 +329,25 @@ ReplayState LogReplayer::Finish() && {
             });
   // The views in seen_ point into commits_; drop them before moving files out.
   seen_.clear();
-  st.files = MergeSorted(checkpoint_adds_, commit_adds_);
-  st.tombstones = MergeSorted(checkpoint_removes_, commit_removes_);
+  // A checkpoint row loses to any newer commit action on its key: same kind by sorting
+  // order, other kind through `hidden`. The adds' keys are copied for the tombstones
+  // (only needed when the checkpoint has removes) because the adds move first.
+  std::vector<FileKeyCopy> add_keys;
+  bool checkpoint_has_removes = false;
+  for (const auto& part : checkpoint_removes_) checkpoint_has_removes |= !part.empty();
+  if (checkpoint_has_removes) {
+    add_keys.reserve(commit_adds_.size());
+    for (const AddFile* add : commit_adds_) {
+      add_keys.push_back({add->path, add->deletion_vector});
+    }
+  }
+  std::vector<const RemoveFile*> removes_hiding(commit_removes_.begin(),
+                                                commit_removes_.end());
+  st.files = MergeSorted(checkpoint_adds_, commit_adds_, removes_hiding);
+  std::vector<const FileKeyCopy*> adds_hiding;
+  adds_hiding.reserve(add_keys.size());
+  for (const FileKeyCopy& k : add_keys) adds_hiding.push_back(&k);
+  st.tombstones = MergeSorted(checkpoint_removes_, commit_removes_, adds_hiding);
   commit_adds_.clear();
   commit_removes_.clear();
   commits_.clear();

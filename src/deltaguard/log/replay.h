@@ -54,6 +54,8 @@ class LogReplayer {
   Status AddCheckpoint(CheckpointActions part);
 
   bool has_protocol() const { return protocol_.has_value(); }
+  /// Adds from commits that survive so far (Finish() appends them to the checkpoint's).
+  size_t num_commit_adds() const { return commit_adds_.size(); }
 
   /// Produce the reconciled state.
   ReplayState Finish() &&;

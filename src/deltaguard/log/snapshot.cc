@@ -182,7 +182,8 @@ Result<SnapshotRef> SnapshotBuilder::Build(std::optional<int64_t> version,
   for (const CheckpointFiles& cp : seg_.checkpoints) {
     DELTA_RETURN_IF_ERROR(FeedCommitsDownTo(cp.version));
     std::vector<std::string> files;
-    auto parts = ReadCheckpointParts(*fs_, reader_, seg_.log_dir, cp, &files);
+    auto parts = ReadCheckpointParts(*fs_, reader_, seg_.log_dir, cp, &files,
+                                     replayer_->num_commit_adds());
     if (!parts) {
       // Try the next (older) checkpoint; commits in between get replayed too.
       if (!checkpoint_error) checkpoint_error = std::move(parts).error();
@@ -281,6 +282,11 @@ Result<CheckpointActions> CheckpointReader::ReadCheckpointSplit(
     const std::string& path) const {
   DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCheckpoint(path));
   return SplitCheckpointActions(std::move(actions));
+}
+
+Result<CheckpointActions> CheckpointReader::ReadCheckpointForReplay(
+    const std::string& path, size_t /*extra_adds*/) const {
+  return ReadCheckpointSplit(path);
 }
 
 Result<SnapshotRef> Snapshot::Load(FileSystemRef fs, const std::string& table_root,

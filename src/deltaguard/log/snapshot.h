@@ -45,6 +45,12 @@ class CheckpointReader {
   /// instead of moving every add (304 bytes) out of an Action into fresh memory, which
   /// costs ~50 ms per 200k files.
   virtual Result<CheckpointActions> ReadCheckpointSplit(const std::string& path) const;
+  /// ReadCheckpointSplit for Snapshot::Load, which will append `extra_adds` adds (those
+  /// of the commits after the checkpoint) to `adds`: readers that build `adds` should
+  /// reserve room for them, so that replay does not reallocate the vector (for 200k
+  /// files that would briefly hold two 62 MB copies). The default ignores the hint.
+  virtual Result<CheckpointActions> ReadCheckpointForReplay(const std::string& path,
+                                                            size_t extra_adds) const;
 };
 
 /// Which version to load. At most one of version / timestamp is set.

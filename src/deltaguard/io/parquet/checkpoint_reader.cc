@@ -5,8 +5,13 @@
 #include <parquet/arrow/schema.h>
 #include <parquet/file_reader.h>
 #include <parquet/metadata.h>
+#include <parquet/schema.h>
+#include <parquet/statistics.h>
+
+#include <exception>
 
 #include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/io/parquet/batch_pipeline_internal.h"
 #include "deltaguard/io/parquet/column_access_internal.h"
 #include "deltaguard/io/parquet/parquet_file.h"
 
@@ -20,8 +25,14 @@ using internal::StringListColumn;
 using internal::StringMapColumn;
 using internal::StructColumn;
 
-// Rows per decoded batch; large batches amortize per-batch setup.
-constexpr int64_t kCheckpointBatchSize = 64 * 1024;
+// Rows per decoded batch. Small batches keep Arrow's buffers small and cache-resident
+// (64k-row batches grow each string column by reallocation and cost ~100 MB more peak
+// memory for a 200k-file checkpoint, and are slower); below ~2k rows the per-batch
+// overhead of ~50 leaf columns starts to show.
+constexpr int64_t kCheckpointBatchSize = 4096;
+
+// Bytes of a column chunk read at a time (instead of whole chunks up front).
+constexpr int64_t kCheckpointReadBufferSize = 1 << 20;
 
 constexpr std::string_view kActionColumns[] = {
     "add", "remove",         "metaData",           "protocol",
@@ -34,20 +45,71 @@ bool IsActionColumn(std::string_view name) {
   return false;
 }
 
-// Leaf column indices under `field`. stats_parsed / partitionValues_parsed (typed copies
-// of stats and partition values, PROTOCOL.md "Checkpoint Schema") are never read.
-void CollectLeaves(const parquet::arrow::SchemaField& field, bool top_level,
+// True when the footer statistics prove leaf `column` (not under a repeated field) null
+// in every row: its chunk in every row group holds one value per row, all null.
+bool LeafIsAllNull(const parquet::FileMetaData& metadata, int column) {
+  try {
+    if (metadata.schema()->Column(column)->max_repetition_level() != 0) return false;
+    for (int g = 0; g < metadata.num_row_groups(); ++g) {
+      auto row_group = metadata.RowGroup(g);
+      auto chunk = row_group->ColumnChunk(column);
+      std::shared_ptr<parquet::Statistics> stats = chunk->statistics();
+      if (stats == nullptr || !stats->HasNullCount() ||
+          chunk->num_values() != row_group->num_rows() ||
+          stats->null_count() != row_group->num_rows()) {
+        return false;
+      }
+    }
+  } catch (const std::exception&) {
+    return false;  // unreadable metadata: read the column and let decoding report it
+  }
+  return true;
+}
+
+// True when the footer statistics prove the optional struct `field` (e.g. "remove" or
+// "add.deletionVector") null in every row, so that its columns need not be decoded
+// (absent columns read as null). The proof: a required leaf directly under it (e.g.
+// remove.path) is null exactly where the struct (or an ancestor) is, and it is null in
+// every row. Without such a leaf or statistics, the struct is read.
+bool StructIsAllNull(const parquet::FileMetaData& metadata,
+                     const parquet::arrow::SchemaField& field) {
+  if (field.is_leaf() || !field.field->nullable() ||
+      field.field->type()->id() != arrow::Type::STRUCT) {
+    return false;
+  }
+  for (const auto& child : field.children) {
+    if (child.is_leaf() && !child.field->nullable()) {
+      return LeafIsAllNull(metadata, child.column_index);
+    }
+  }
+  return false;
+}
+
+// Leaf column indices under `field`, except subtrees the statistics prove null in every
+// row (see above). stats_parsed / partitionValues_parsed (typed copies of stats and
+// partition values, PROTOCOL.md "Checkpoint Schema") are never read.
+void CollectLeaves(const parquet::FileMetaData& metadata,
+                   const parquet::arrow::SchemaField& field, bool top_level,
                    std::vector<int>* out) {
   if (field.is_leaf()) {
-    out->push_back(field.column_index);
+    if (!LeafIsAllNull(metadata, field.column_index)) out->push_back(field.column_index);
     return;
   }
+  if (StructIsAllNull(metadata, field)) return;
+  const size_t before = out->size();
+  const parquet::arrow::SchemaField* first_leaf = nullptr;
   for (const auto& child : field.children) {
     if (top_level && (child.field->name() == "stats_parsed" ||
                       child.field->name() == "partitionValues_parsed")) {
       continue;
     }
-    CollectLeaves(child, false, out);
+    if (first_leaf == nullptr && child.is_leaf()) first_leaf = &child;
+    CollectLeaves(metadata, child, false, out);
+  }
+  // Every field is null but the struct itself may not be: keep one column so that the
+  // struct's own validity is still read.
+  if (out->size() == before && first_leaf != nullptr) {
+    out->push_back(first_leaf->column_index);
   }
 }
 
@@ -129,21 +191,24 @@ struct AddDecoder {
     return dv.Init(s.Child("deletionVector"), "add.deletionVector");
   }
 
-  Result<AddFile> Decode(int64_t i, int64_t row) const {
+  // Decodes straight into `add` (a default-constructed element of the output vector),
+  // so that no 312-byte AddFile is built and then moved.
+  Status DecodeInto(int64_t i, int64_t row, AddFile& add) const {
     if (path.IsNull(i)) return NullField(row, "add.path");
-    AddFile add;
-    add.path = std::string(path.View(i));
+    add.path.assign(path.View(i));
     add.partition_values = partition_values.GetWithNulls(i);
     add.size = size.Get(i).value_or(0);
     add.modification_time = modification_time.Get(i).value_or(0);
     add.data_change = data_change.Get(i).value_or(false);
-    add.stats = stats.Get(i);
+    if (!stats.IsNull(i)) add.stats.emplace(stats.View(i));
     add.tags = tags.Get(i);
     DELTA_ASSIGN_OR_RETURN(add.deletion_vector, dv.Decode(i, row));
     add.base_row_id = base_row_id.Get(i);
     add.default_row_commit_version = default_row_commit_version.Get(i);
-    add.clustering_provider = clustering_provider.Get(i);
-    return add;
+    if (!clustering_provider.IsNull(i)) {
+      add.clustering_provider.emplace(clustering_provider.View(i));
+    }
+    return OkStatus();
   }
 };
 
@@ -390,13 +455,13 @@ struct BatchDecoder {
     return OkStatus();
   }
 
-  // Sink: Put(AddFile&&), Put(RemoveFile&&), Put(Action&&); statically dispatched.
+  // Sink: AddFile& NewAdd(), Put(RemoveFile&&), Put(Action&&); statically dispatched.
   template <typename Sink>
   Status DecodeAll(int64_t num_rows, int64_t first_row, Sink& sink) const {
     for (int64_t i = 0; i < num_rows; ++i) {
       int64_t row = first_row + i;
       // Adds dominate checkpoints: test them first.
-      DELTA_RETURN_IF_ERROR(DecodeIfPresent(add, i, row, sink));
+      if (!add.s.IsNull(i)) DELTA_RETURN_IF_ERROR(add.DecodeInto(i, row, sink.NewAdd()));
       DELTA_RETURN_IF_ERROR(DecodeIfPresent(remove, i, row, sink));
       DELTA_RETURN_IF_ERROR(DecodeIfPresent(metadata, i, row, sink));
       DELTA_RETURN_IF_ERROR(DecodeIfPresent(protocol, i, row, sink));
@@ -412,8 +477,8 @@ struct BatchDecoder {
 // All actions in row order.
 struct FlatSink {
   std::vector<Action> actions;
-  void Reserve(size_t n) { actions.reserve(n); }
-  void Put(AddFile&& a) { actions.emplace_back(std::move(a)); }
+  void Reserve(size_t n, size_t /*extra_adds*/) { actions.reserve(n); }
+  AddFile& NewAdd() { return std::get<AddFile>(actions.emplace_back(AddFile())); }
   void Put(RemoveFile&& r) { actions.emplace_back(std::move(r)); }
   void Put(Action&& a) { actions.push_back(std::move(a)); }
 };
@@ -421,26 +486,35 @@ struct FlatSink {
 // Adds and removes built straight into their own vectors (no Action round trip).
 struct SplitSink {
   CheckpointActions out;
-  void Reserve(size_t n) { out.adds.reserve(n); }
-  void Put(AddFile&& a) { out.adds.push_back(std::move(a)); }
+  void Reserve(size_t n, size_t extra_adds) { out.adds.reserve(n + extra_adds); }
+  AddFile& NewAdd() { return out.adds.emplace_back(); }
   void Put(RemoveFile&& r) { out.removes.push_back(std::move(r)); }
   void Put(Action&& a) { out.others.push_back(std::move(a)); }
 };
 
-// Read the action columns of `path` into `sink`.
+// Read the action columns of `path` into `sink`. The file is decoded in small batches
+// (see kCheckpointBatchSize) and only one column chunk page at a time is buffered, so
+// Arrow's share of the peak memory stays a few MB whatever the checkpoint's size.
 template <typename Sink>
 Status ReadInto(const FileSystemRef& fs, bool use_threads, const std::string& path,
-                Sink& sink) {
+                size_t extra_adds, Sink& sink) {
   std::string context = fmt::format("checkpoint '{}'", path);
-  auto props = DefaultArrowReaderProperties(use_threads, kCheckpointBatchSize);
+  // Arrow's own column parallelism does not pay off for checkpoints (mostly-null
+  // columns); the pipeline below uses the second core instead.
+  auto props = DefaultArrowReaderProperties(/*use_threads=*/false, kCheckpointBatchSize);
+  props.set_pre_buffer(false);
   DELTA_ASSIGN_OR_RETURN(auto reader,
-                         OpenParquetFile(fs, path, props, ErrorCode::kCorruptLog));
+                         OpenParquetFile(fs, path, props, ErrorCode::kCorruptLog,
+                                         kCheckpointReadBufferSize));
+  const parquet::FileMetaData& metadata = *reader->parquet_reader()->metadata();
   std::vector<int> leaves;
   for (const auto& field : reader->manifest().schema_fields) {
-    if (IsActionColumn(field.field->name())) CollectLeaves(field, true, &leaves);
+    if (IsActionColumn(field.field->name())) {
+      CollectLeaves(metadata, field, true, &leaves);
+    }
   }
   if (leaves.empty()) return OkStatus();
-  sink.Reserve(static_cast<size_t>(reader->parquet_reader()->metadata()->num_rows()));
+  sink.Reserve(static_cast<size_t>(metadata.num_rows()), extra_adds);
 
   std::vector<int> row_groups(reader->num_row_groups());
   for (int i = 0; i < reader->num_row_groups(); ++i) row_groups[i] = i;
@@ -448,12 +522,12 @@ Status ReadInto(const FileSystemRef& fs, bool use_threads, const std::string& pa
     DELTA_ARROW_ASSIGN_OR_RETURN(auto batches,
                                  reader->GetRecordBatchReader(row_groups, leaves),
                                  ErrorCode::kCorruptLog, context);
+    internal::BatchPipeline pipeline(*batches, use_threads);
     int64_t first_row = 0;
     BatchDecoder decoder;
     while (true) {
-      std::shared_ptr<arrow::RecordBatch> batch;
-      DELTA_ARROW_RETURN_NOT_OK(batches->ReadNext(&batch), ErrorCode::kCorruptLog,
-                                context);
+      DELTA_ARROW_ASSIGN_OR_RETURN(std::shared_ptr<arrow::RecordBatch> batch,
+                                   pipeline.Next(), ErrorCode::kCorruptLog, context);
       if (batch == nullptr) break;
       DELTA_ARROW_RETURN_NOT_OK(batch->Validate(), ErrorCode::kCorruptLog, context);
       Status st = decoder.Init(*batch);
@@ -472,14 +546,19 @@ Status ReadInto(const FileSystemRef& fs, bool use_threads, const std::string& pa
 Result<std::vector<Action>> ParquetCheckpointReader::ReadCheckpoint(
     const std::string& path) const {
   FlatSink sink;
-  DELTA_RETURN_IF_ERROR(ReadInto(fs_, use_threads_, path, sink));
+  DELTA_RETURN_IF_ERROR(ReadInto(fs_, use_threads_, path, 0, sink));
   return std::move(sink.actions);
 }
 
 Result<CheckpointActions> ParquetCheckpointReader::ReadCheckpointSplit(
     const std::string& path) const {
+  return ReadCheckpointForReplay(path, 0);
+}
+
+Result<CheckpointActions> ParquetCheckpointReader::ReadCheckpointForReplay(
+    const std::string& path, size_t extra_adds) const {
   SplitSink sink;
-  DELTA_RETURN_IF_ERROR(ReadInto(fs_, use_threads_, path, sink));
+  DELTA_RETURN_IF_ERROR(ReadInto(fs_, use_threads_, path, extra_adds, sink));
   return std::move(sink.out);
 }
 

@@ -113,13 +113,20 @@ parquet::ArrowReaderProperties DefaultArrowReaderProperties(bool use_threads,
 
 Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
     const FileSystemRef& fs, const std::string& path,
-    const parquet::ArrowReaderProperties& properties, ErrorCode corrupt_code) {
+    const parquet::ArrowReaderProperties& properties, ErrorCode corrupt_code,
+    int64_t read_buffer_size) {
   auto file = FileSystemRandomAccessFile::Open(fs, path);
   if (!file) return file.error();
   std::string context = fmt::format("cannot read Parquet file '{}'", path);
   try {
     parquet::arrow::FileReaderBuilder builder;
-    DELTA_ARROW_RETURN_NOT_OK(builder.Open(*file), corrupt_code, context);
+    parquet::ReaderProperties reader_properties(arrow::default_memory_pool());
+    if (read_buffer_size > 0) {
+      reader_properties.enable_buffered_stream();
+      reader_properties.set_buffer_size(read_buffer_size);
+    }
+    DELTA_ARROW_RETURN_NOT_OK(builder.Open(*file, reader_properties), corrupt_code,
+                              context);
     builder.memory_pool(arrow::default_memory_pool())->properties(properties);
     DELTA_ARROW_ASSIGN_OR_RETURN(auto reader, builder.Build(), corrupt_code, context);
     return reader;

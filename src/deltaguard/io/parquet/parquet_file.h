@@ -57,10 +57,13 @@ class FileSystemRandomAccessFile final : public arrow::io::RandomAccessFile {
 /// Open `path` as Parquet through `fs`. A file that is not valid Parquet (bad magic,
 /// truncated, corrupt footer, encrypted) is `corrupt_code` (kCorruptData for data
 /// files, kCorruptLog for checkpoints) with a message naming the file; a missing file
-/// keeps the FileSystem's kNotFound.
+/// keeps the FileSystem's kNotFound. With `read_buffer_size` > 0, column chunks are
+/// read through a buffer of that many bytes instead of whole (less memory for large
+/// chunks read without pre-buffering).
 Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
     const FileSystemRef& fs, const std::string& path,
-    const parquet::ArrowReaderProperties& properties, ErrorCode corrupt_code);
+    const parquet::ArrowReaderProperties& properties, ErrorCode corrupt_code,
+    int64_t read_buffer_size = 0);
 
 /// Refuse files whose column chunks (among `leaves`, all when empty) exceed 2 GiB
 /// uncompressed: Arrow cannot return such a nested column and would first inflate it in
