@@ -208,6 +208,15 @@ std::string FormatTimestampMillis(int64_t ms) {
                      secs / 3600, (secs / 60) % 60, secs % 60, rem % 1000);
 }
 
+void AppendJsonStringArray(const std::vector<std::string>& values, std::string* out) {
+  out->push_back('[');
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out->push_back(',');
+    AppendJsonString(out, values[i]);
+  }
+  out->push_back(']');
+}
+
 int ReportError(const Error& error, const std::string& table) {
   std::string msg = error.ToString();
   for (char& c : msg) {

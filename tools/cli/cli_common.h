@@ -49,6 +49,9 @@ Result<int64_t> ParseInt64(const std::string& text, const std::string& what);
 /// `+HH:MM`/`-HH:MM`. Without an offset the time is UTC.
 Result<int64_t> ParseTimestampMillis(const std::string& text);
 
+/// Append `values` to `out` as a JSON array of strings.
+void AppendJsonStringArray(const std::vector<std::string>& values, std::string* out);
+
 /// Render epoch milliseconds as "2024-01-01T12:00:00.000Z".
 std::string FormatTimestampMillis(int64_t ms);
 

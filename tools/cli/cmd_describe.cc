@@ -6,24 +6,13 @@
 #include "cli_common.h"
 #include "deltaguard/io/parquet/row_count.h"
 #include "deltaguard/protocol/protocol.h"
+#include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::cli {
 namespace {
-
-std::string ModeName(ColumnMappingMode mode) {
-  switch (mode) {
-    case ColumnMappingMode::kNone:
-      return "none";
-    case ColumnMappingMode::kName:
-      return "name";
-    case ColumnMappingMode::kId:
-      return "id";
-  }
-  return "none";
-}
 
 std::string JoinStrings(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;
@@ -83,15 +72,6 @@ void AppendFieldTree(const StructField& field, int depth, std::string* out) {
   if (auto c = field.comment()) line += "  -- " + *c;
   out->append(line + "\n");
   AppendNestedTree(*field.type, depth + 1, out);
-}
-
-void AppendStringArray(const std::vector<std::string>& v, std::string* out) {
-  out->push_back('[');
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) out->push_back(',');
-    AppendJsonString(out, v[i]);
-  }
-  out->push_back(']');
 }
 
 }  // namespace
@@ -160,20 +140,21 @@ int RunDescribe(const std::vector<std::string>& argv) {
     out += std::to_string(size);
     out += ",\"schema\":" + SchemaToJson(*snap.schema());
     out += ",\"partition_columns\":";
-    AppendStringArray(md.partition_columns, &out);
+    AppendJsonStringArray(md.partition_columns, &out);
     out += fmt::format(",\"protocol\":{{\"minReaderVersion\":{},\"minWriterVersion\":{}",
                        p.min_reader_version, p.min_writer_version);
     if (p.reader_features) {
       out += ",\"readerFeatures\":";
-      AppendStringArray(*p.reader_features, &out);
+      AppendJsonStringArray(*p.reader_features, &out);
     }
     if (p.writer_features) {
       out += ",\"writerFeatures\":";
-      AppendStringArray(*p.writer_features, &out);
+      AppendJsonStringArray(*p.writer_features, &out);
     }
     out += "},\"features\":";
-    AppendStringArray(features, &out);
-    out += ",\"column_mapping_mode\":" + JsonQuote(ModeName(snap.column_mapping_mode()));
+    AppendJsonStringArray(features, &out);
+    out += ",\"column_mapping_mode\":" +
+           JsonQuote(std::string(ColumnMappingModeName(snap.column_mapping_mode())));
     out += ",\"properties\":{";
     for (size_t i = 0; i < md.configuration.size(); ++i) {
       if (i) out += ",";
@@ -197,7 +178,8 @@ int RunDescribe(const std::vector<std::string>& argv) {
     out +=
         "Features:       " + (features.empty() ? "(none)" : JoinStrings(features, ", ")) +
         "\n";
-    out += "Column mapping: " + ModeName(snap.column_mapping_mode()) + "\n";
+    out += "Column mapping: " +
+           std::string(ColumnMappingModeName(snap.column_mapping_mode())) + "\n";
     out += "Partitioned by: " +
            (md.partition_columns.empty() ? "(not partitioned)"
                                          : JoinStrings(md.partition_columns, ", ")) +

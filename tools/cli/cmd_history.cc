@@ -132,15 +132,6 @@ Result<std::vector<HistoryEntry>> BuildHistory(const std::string& root) {
   return out;
 }
 
-void AppendStringList(const std::vector<std::string>& v, std::string* out) {
-  out->push_back('[');
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) out->push_back(',');
-    AppendJsonString(out, v[i]);
-  }
-  out->push_back(']');
-}
-
 }  // namespace
 
 int RunHistory(const std::vector<std::string>& argv) {
@@ -187,9 +178,9 @@ int RunHistory(const std::vector<std::string>& argv) {
         out += ",\"engine_info\":" + JsonQuote(*s.commit_info->engine_info);
       }
       out += ",\"schema_changes\":";
-      AppendStringList(e.schema_changes, &out);
+      AppendJsonStringArray(e.schema_changes, &out);
       out += ",\"other_changes\":";
-      AppendStringList(e.other_changes, &out);
+      AppendJsonStringArray(e.other_changes, &out);
       out += "}";
     } else {
       out += fmt::format("version {}  {}  {}\n", s.version,

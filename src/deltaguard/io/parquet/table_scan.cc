@@ -19,6 +19,7 @@
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/io/parquet/partition_value.h"
 #include "deltaguard/io/parquet/read_convert.h"
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -53,38 +54,6 @@ bool ContainsVariant(const DataType& type) {
   }
 }
 
-// "a.b" -> {"a","b"}; backticks quote a part containing dots ("`a.b`.c"), and a doubled
-// backtick inside quotes is a literal backtick.
-Result<std::vector<std::string>> SplitColumnPath(std::string_view text) {
-  std::vector<std::string> parts(1);
-  bool quoted = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '`') {
-      if (quoted && i + 1 < text.size() && text[i + 1] == '`') {
-        parts.back().push_back('`');
-        ++i;
-      } else {
-        quoted = !quoted;
-      }
-    } else if (c == '.' && !quoted) {
-      parts.emplace_back();
-    } else {
-      parts.back().push_back(c);
-    }
-  }
-  if (quoted) {
-    return MakeError(ErrorCode::kInvalidArgument, "column '{}': unbalanced backtick",
-                     text);
-  }
-  for (const auto& p : parts) {
-    if (p.empty()) {
-      return MakeError(ErrorCode::kInvalidArgument, "column '{}': empty name part", text);
-    }
-  }
-  return parts;
-}
-
 const StructField* FindField(const StructType& st, std::string_view name) {
   int idx = st.FieldIndex(name);
   if (idx < 0) idx = st.FieldIndexCaseInsensitive(name);
@@ -106,7 +75,7 @@ Result<std::vector<const StructField*>> ResolveColumn(const StructType& schema,
                                                       const std::string& table) {
   // A top-level name that itself contains dots ("id.num") wins over a nested path.
   if (const StructField* f = FindField(schema, text)) return std::vector{f};
-  DELTA_ASSIGN_OR_RETURN(auto parts, SplitColumnPath(text));
+  DELTA_ASSIGN_OR_RETURN(auto parts, ParseColumnPath(text));
   std::vector<const StructField*> path;
   const StructType* level = &schema;
   for (size_t i = 0; i < parts.size(); ++i) {
