@@ -208,6 +208,15 @@ std::string FormatTimestampMillis(int64_t ms) {
                      secs / 3600, (secs / 60) % 60, secs % 60, rem % 1000);
 }
 
+Result<std::string> TextOrJsonFormat(const Args& args) {
+  std::string format = AsciiToLower(args.Get("--format").value_or("text"));
+  if (format != "text" && format != "json") {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "unknown format '{}' (expected text or json)", format);
+  }
+  return format;
+}
+
 void AppendJsonStringArray(const std::vector<std::string>& values, std::string* out) {
   out->push_back('[');
   for (size_t i = 0; i < values.size(); ++i) {

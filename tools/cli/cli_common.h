@@ -49,6 +49,10 @@ Result<int64_t> ParseInt64(const std::string& text, const std::string& what);
 /// `+HH:MM`/`-HH:MM`. Without an offset the time is UTC.
 Result<int64_t> ParseTimestampMillis(const std::string& text);
 
+/// The --format value of commands that print text or json (default text), lower-cased;
+/// anything else is kInvalidArgument.
+Result<std::string> TextOrJsonFormat(const Args& args);
+
 /// Append `values` to `out` as a JSON array of strings.
 void AppendJsonStringArray(const std::vector<std::string>& values, std::string* out);
 

@@ -87,12 +87,9 @@ int RunDescribe(const std::vector<std::string>& argv) {
                        "");
   }
   const std::string& table = args->positional[0];
-  std::string format = AsciiToLower(args->Get("--format").value_or("text"));
-  if (format != "text" && format != "json") {
-    return ReportError(MakeError(ErrorCode::kInvalidArgument,
-                                 "unknown format '{}' (expected text or json)", format),
-                       table);
-  }
+  auto format_or = TextOrJsonFormat(*args);
+  if (!format_or) return ReportError(format_or.error(), table);
+  const std::string& format = *format_or;
   auto snapshot_spec = SnapshotSpecFromArgs(*args);
   if (!snapshot_spec) return ReportError(snapshot_spec.error(), table);
   auto snapshot_or = OpenSnapshot(table, *snapshot_spec);

@@ -143,12 +143,9 @@ int RunHistory(const std::vector<std::string>& argv) {
                        "");
   }
   const std::string& table = args->positional[0];
-  std::string format = AsciiToLower(args->Get("--format").value_or("text"));
-  if (format != "text" && format != "json") {
-    return ReportError(MakeError(ErrorCode::kInvalidArgument,
-                                 "unknown format '{}' (expected text or json)", format),
-                       table);
-  }
+  auto format_or = TextOrJsonFormat(*args);
+  if (!format_or) return ReportError(format_or.error(), table);
+  const std::string& format = *format_or;
   auto root = TableRoot(table);
   if (!root) return ReportError(root.error(), table);
   auto history = BuildHistory(*root);
@@ -279,12 +276,9 @@ int RunLog(const std::vector<std::string>& argv) {
   const std::string& table = args->positional[0];
   auto version = ParseInt64(args->positional[1], "VERSION");
   if (!version) return ReportError(version.error(), table);
-  std::string format = AsciiToLower(args->Get("--format").value_or("text"));
-  if (format != "text" && format != "json") {
-    return ReportError(MakeError(ErrorCode::kInvalidArgument,
-                                 "unknown format '{}' (expected text or json)", format),
-                       table);
-  }
+  auto format_or = TextOrJsonFormat(*args);
+  if (!format_or) return ReportError(format_or.error(), table);
+  const std::string& format = *format_or;
   auto root = TableRoot(table);
   if (!root) return ReportError(root.error(), table);
   auto fs = MakeLocalFileSystem();

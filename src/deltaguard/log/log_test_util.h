@@ -19,29 +19,9 @@
 #include "deltaguard/log/actions.h"
 #include "deltaguard/log/log_path.h"
 #include "deltaguard/log/snapshot.h"
+#include "testing/temp_dir.h"
 
 namespace deltaguard::testing {
-
-/// A directory under $TMPDIR removed on destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "deltaguard_log_XXXXXX").string();
-    char* made = ::mkdtemp(pattern.data());
-    path_ = made ? made : "";
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 inline void WriteText(const std::string& path, const std::string& text) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());

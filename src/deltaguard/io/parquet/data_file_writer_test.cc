@@ -24,26 +24,12 @@
 namespace deltaguard {
 namespace {
 
+using testing::Ddl;
+using testing::Rows;
+
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using testing::TempDir;
-
-SchemaRef Ddl(const std::string& text) {
-  auto schema = ParseDdlSchema(text);
-  EXPECT_TRUE(schema) << schema.error().ToString();
-  return *schema;
-}
-
-std::shared_ptr<arrow::RecordBatch> Rows(const SchemaRef& schema,
-                                         const std::string& json) {
-  auto type = ToArrowType(*schema);
-  EXPECT_TRUE(type) << type.error().ToString();
-  auto array = arrow::json::ArrayFromJSONString(*type, json);
-  EXPECT_TRUE(array.ok()) << array.status().ToString();
-  auto batch = arrow::RecordBatch::FromStructArray(*array);
-  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
-  return *batch;
-}
 
 // Struct children under a null struct are masked, so that arrays which only differ
 // there (JSON-built input vs. Parquet read-back) print the same.

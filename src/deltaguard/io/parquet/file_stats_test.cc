@@ -9,29 +9,15 @@
 
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/partition_value.h"
+#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
 
 namespace deltaguard {
 namespace {
 
-SchemaRef Ddl(const std::string& text) {
-  auto schema = ParseDdlSchema(text);
-  EXPECT_TRUE(schema) << schema.error().ToString();
-  return *schema;
-}
-
-// A batch in `schema`'s logical Arrow types from a JSON array of row objects.
-std::shared_ptr<arrow::RecordBatch> Rows(const SchemaRef& schema,
-                                         const std::string& json) {
-  auto type = ToArrowType(*schema);
-  EXPECT_TRUE(type) << type.error().ToString();
-  auto array = arrow::json::ArrayFromJSONString(*type, json);
-  EXPECT_TRUE(array.ok()) << array.status().ToString();
-  auto batch = arrow::RecordBatch::FromStructArray(*array);
-  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
-  return *batch;
-}
+using testing::Ddl;
+using testing::Rows;
 
 std::string Stats(const SchemaRef& schema, const std::vector<std::string>& batches,
                   FileStatsOptions options = {},

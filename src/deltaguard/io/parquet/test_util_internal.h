@@ -20,31 +20,30 @@
 #include <string>
 #include <vector>
 
+#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/schema/ddl.h"
+#include "testing/temp_dir.h"
+
 namespace deltaguard::testing {
 
-/// A fresh directory under $TMPDIR, removed with everything in it on destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "dgtest-XXXXXX").string();
-    char* made = ::mkdtemp(tmpl.data());
-    EXPECT_NE(made, nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
+/// A schema from a DDL column list ("a INT, b STRING"); a parse error fails the test.
+inline SchemaRef Ddl(const std::string& text) {
+  auto schema = ParseDdlSchema(text);
+  EXPECT_TRUE(schema) << schema.error().ToString();
+  return *schema;
+}
 
-  const std::string& path() const { return path_; }
-  std::string Join(const std::string& rel) const { return path_ + "/" + rel; }
-
- private:
-  std::string path_;
-};
+/// A batch in `schema`'s logical Arrow types from a JSON array of row objects.
+inline std::shared_ptr<arrow::RecordBatch> Rows(const SchemaRef& schema,
+                                                const std::string& json) {
+  auto type = ToArrowType(*schema);
+  EXPECT_TRUE(type) << type.error().ToString();
+  auto array = arrow::json::ArrayFromJSONString(*type, json);
+  EXPECT_TRUE(array.ok()) << array.status().ToString();
+  auto batch = arrow::RecordBatch::FromStructArray(*array);
+  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+  return *batch;
+}
 
 inline void WriteTextFile(const std::string& path, const std::string& content) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
