@@ -23,6 +23,7 @@ APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config python3-venv
   libfmt-dev libexpected-dev rapidjson-dev libgtest-dev libgmock-dev libbenchmark-dev
   libroaring-dev libedit-dev clang clang-format libclang-rt-14-dev time
+  openjdk-17-jdk-headless maven  # Spark interop tests (owner: interop)
 )
 
 # --- 1. System packages ----------------------------------------------------------------
@@ -73,6 +74,12 @@ else
   echo "${want}" >"${STAMP}"
   echo "installed: $("${VENV}/bin/python" -m pip freeze --disable-pip-version-check | tr '\n' ' ')"
 fi
+
+# --- 3b. Delta jars for the Spark interop tests (owner: interop) -------------------------
+# Maven fetches them once into .cache/delta-jars (stamped); re-runs touch no network.
+step 3b/4 "Delta jars for Spark interop tests (Maven, cached)"
+scripts/fetch_delta_jars.sh
+# --- end Spark interop ------------------------------------------------------------------
 
 # --- 4. Configure and build --------------------------------------------------------------
 step 4/4 "CMake configure + ninja build (${BUILD_DIR})"

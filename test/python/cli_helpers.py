@@ -86,17 +86,22 @@ def run_cli(*args, timeout=CLI_TIMEOUT_S):
     return res
 
 
-def assert_error(res, code, *, names=(), contains=()):
+def assert_error(res, code, *, names=(), contains=(), multiline=False):
     """The contract for failures: exit `code` and one line on stderr that names each of
-    `names` (e.g. the table, a file, a feature); `contains` are case-insensitive words."""
+    `names` (e.g. the table, a file, a feature); `contains` are case-insensitive words.
+    With `multiline`, the message may continue on more lines (schemas side by side): the
+    first line still starts with "deltaguard:", and names/words may be anywhere."""
     assert res.returncode == code, f"expected exit {code}\n{res.describe()}"
     lines = [l for l in res.stderr.splitlines() if l.strip()]
-    assert len(lines) == 1, f"expected exactly one stderr line, got {len(lines)}\n" + \
-        res.describe()
+    assert lines and lines[0].startswith("deltaguard:"), res.describe()
+    if not multiline:
+        assert len(lines) == 1, f"expected exactly one stderr line, got {len(lines)}\n" + \
+            res.describe()
+    text = "\n".join(lines)
     for name in names:
-        assert str(name) in lines[0], f"stderr does not name {name!r}\n{res.describe()}"
+        assert str(name) in text, f"stderr does not name {name!r}\n{res.describe()}"
     for word in contains:
-        assert word.lower() in lines[0].lower(), f"stderr lacks {word!r}\n{res.describe()}"
+        assert word.lower() in text.lower(), f"stderr lacks {word!r}\n{res.describe()}"
 
 
 # --- INDEX.json schema rendering ----------------------------------------------------------

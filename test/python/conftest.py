@@ -15,3 +15,9 @@ def deltaguard_cli():
         pytest.fail(f"deltaguard CLI not found at {path}: run scripts/setup.sh "
                     "or set DELTAGUARD_BIN", pytrace=False)
     return path
+
+
+# --- Spark interop (owner: interop): the session-scoped `spark` fixture. pyspark is
+# imported only when a test requests the fixture (see spark_session.py).
+from spark_session import spark  # noqa: E402,F401
+# --- end Spark interop

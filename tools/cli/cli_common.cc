@@ -67,6 +67,7 @@ Result<Args> ParseArgs(const std::vector<std::string>& argv, const FlagSpec& spe
         value = argv[++i];
       }
       args.values[flag] = value;
+      args.all_values[flag].push_back(value);
     } else {
       return MakeError(ErrorCode::kInvalidArgument, "unknown flag '{}'", a);
     }
@@ -227,10 +228,10 @@ void AppendJsonStringArray(const std::vector<std::string>& values, std::string* 
 }
 
 int ReportError(const Error& error, const std::string& table) {
+  // Multi-line messages (schemas side by side) keep their layout: the first line names
+  // the table, the rest follows verbatim.
   std::string msg = error.ToString();
-  for (char& c : msg) {
-    if (c == '\n') c = ' ';
-  }
+  while (!msg.empty() && msg.back() == '\n') msg.pop_back();
   if (table.empty()) {
     std::cerr << "deltaguard: " << msg << std::endl;
   } else {

@@ -31,7 +31,8 @@ struct FlagSpec {
 
 struct Args {
   std::vector<std::string> positional;
-  std::map<std::string, std::string> values;
+  std::map<std::string, std::string> values;  ///< the last value of each flag
+  std::map<std::string, std::vector<std::string>> all_values;  ///< every value, in order
   std::set<std::string> switches;
 
   std::optional<std::string> Get(const std::string& flag) const;
@@ -70,5 +71,7 @@ int RunDescribe(const std::vector<std::string>& argv);
 int RunScan(const std::vector<std::string>& argv);
 int RunHistory(const std::vector<std::string>& argv);
 int RunLog(const std::vector<std::string>& argv);
+int RunCreate(const std::vector<std::string>& argv);
+int RunWrite(const std::vector<std::string>& argv);
 
 }  // namespace deltaguard::cli

@@ -25,6 +25,20 @@ commands:
       one entry per version: timestamp, operation, parameters, schema changes
   log TABLE VERSION [--format text|json]
       the actions of one commit
+  create TABLE (--schema 'DDL or JSON' | --schema-file F | --from-file DATAFILE)
+         [--partition-by a,b] [--property k=v]... [--name N] [--comment TEXT]
+         [--if-not-exists] [--output text|json]
+      create an empty table; the protocol is the minimal one its properties need
+  write TABLE FILE... [--mode append|overwrite|error|ignore] [--merge-schema]
+        [--overwrite-schema] [--replace-where PRED] [--format parquet|csv|json|arrow]
+        [--no-header] [--delimiter C] [--partition-by a,b] [--property k=v]...
+        [--txn-app-id ID --txn-version N] [--compression snappy|zstd]
+        [--target-file-size BYTES] [--conf key=value]... [--no-checkpoint]
+        [--output text|json]
+      write Parquet, CSV, NDJSON or Arrow IPC files (directories and globs too);
+      creates the table when it does not exist. Every write is checked against the
+      table schema: new columns need --merge-schema, types are cast only when lossless,
+      NOT NULL columns must have values.
   help
       this text
 
@@ -58,6 +72,8 @@ int main(int argc, char** argv) {
   if (command == "scan") return RunScan(rest);
   if (command == "history") return RunHistory(rest);
   if (command == "log") return RunLog(rest);
+  if (command == "create") return RunCreate(rest);
+  if (command == "write") return RunWrite(rest);
   std::cerr << "deltaguard: unknown command '" << command << "'\n\n" << kUsage;
   return kExitUsage;
 }

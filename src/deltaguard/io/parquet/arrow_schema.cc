@@ -111,3 +111,135 @@ Result<std::shared_ptr<arrow::Schema>> ToArrowSchema(const StructType& schema,
 }
 
 }  // namespace deltaguard
+
+namespace deltaguard {
+
+namespace {
+
+Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type, const std::string& path);
+
+std::string JoinPath(const std::string& prefix, const std::string& name) {
+  return prefix.empty() ? name : prefix + "." + name;
+}
+
+/// "column 'a.b': " or nothing for an anonymous type.
+std::string ColumnPrefix(const std::string& path) {
+  return path.empty() ? std::string() : fmt::format("column '{}': ", path);
+}
+
+Result<std::vector<StructField>> FromArrowFields(const arrow::FieldVector& fields,
+                                                 const std::string& prefix) {
+  std::vector<StructField> out;
+  out.reserve(fields.size());
+  for (const auto& f : fields) {
+    DELTA_ASSIGN_OR_RETURN(auto type,
+                           FromArrowTypeAt(*f->type(), JoinPath(prefix, f->name())));
+    out.push_back(StructField{f->name(), std::move(type), f->nullable(), {}});
+  }
+  return out;
+}
+
+Result<DataTypeRef> FromArrowDecimal(const arrow::DecimalType& dec,
+                                     const std::string& path) {
+  if (dec.precision() > DecimalType::kMaxPrecision || dec.scale() < 0) {
+    return MakeError(ErrorCode::kUnsupportedFeature,
+                     "{}Arrow type {} does not fit a Delta decimal (precision at most "
+                     "{}, scale at least 0)",
+                     ColumnPrefix(path), dec.ToString(), DecimalType::kMaxPrecision);
+  }
+  return DecimalType::Make(dec.precision(), dec.scale());
+}
+
+Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type,
+                                    const std::string& path) {
+  using arrow::Type;
+  switch (type.id()) {
+    case Type::INT8:
+      return DataType::Byte();
+    case Type::INT16:
+    case Type::UINT8:
+      return DataType::Short();
+    case Type::INT32:
+    case Type::UINT16:
+      return DataType::Integer();
+    case Type::INT64:
+    case Type::UINT32:
+    case Type::UINT64:
+      return DataType::Long();
+    case Type::HALF_FLOAT:
+    case Type::FLOAT:
+      return DataType::Float();
+    case Type::DOUBLE:
+      return DataType::Double();
+    case Type::DECIMAL32:
+    case Type::DECIMAL64:
+    case Type::DECIMAL128:
+    case Type::DECIMAL256:
+      return FromArrowDecimal(static_cast<const arrow::DecimalType&>(type), path);
+    case Type::STRING:
+    case Type::LARGE_STRING:
+    case Type::STRING_VIEW:
+      return DataType::String();
+    case Type::BINARY:
+    case Type::LARGE_BINARY:
+    case Type::FIXED_SIZE_BINARY:
+    case Type::BINARY_VIEW:
+      return DataType::Binary();
+    case Type::BOOL:
+      return DataType::Boolean();
+    case Type::DATE32:
+    case Type::DATE64:
+      return DataType::Date();
+    case Type::TIMESTAMP:
+      return static_cast<const arrow::TimestampType&>(type).timezone().empty()
+                 ? DataType::TimestampNtz()
+                 : DataType::Timestamp();
+    case Type::NA:
+      return DataType::Void();
+    case Type::LIST:
+    case Type::LARGE_LIST:
+    case Type::FIXED_SIZE_LIST:
+    case Type::LIST_VIEW:
+    case Type::LARGE_LIST_VIEW: {
+      const auto& element = type.field(0);
+      DELTA_ASSIGN_OR_RETURN(
+          auto element_type,
+          FromArrowTypeAt(*element->type(), JoinPath(path, "element")));
+      return std::make_shared<ArrayType>(std::move(element_type), element->nullable());
+    }
+    case Type::STRUCT: {
+      DELTA_ASSIGN_OR_RETURN(auto fields, FromArrowFields(type.fields(), path));
+      return std::make_shared<StructType>(std::move(fields));
+    }
+    case Type::MAP: {
+      const auto& map = static_cast<const arrow::MapType&>(type);
+      DELTA_ASSIGN_OR_RETURN(auto key,
+                             FromArrowTypeAt(*map.key_type(), JoinPath(path, "key")));
+      DELTA_ASSIGN_OR_RETURN(auto value,
+                             FromArrowTypeAt(*map.item_type(), JoinPath(path, "value")));
+      return std::make_shared<MapType>(std::move(key), std::move(value),
+                                       map.item_field()->nullable());
+    }
+    case Type::DICTIONARY:
+      return FromArrowTypeAt(
+          *static_cast<const arrow::DictionaryType&>(type).value_type(), path);
+    default:
+      break;
+  }
+  return MakeError(ErrorCode::kUnsupportedFeature,
+                   "{}Arrow type {} has no Delta equivalent", ColumnPrefix(path),
+                   type.ToString());
+}
+
+}  // namespace
+
+Result<DataTypeRef> FromArrowType(const arrow::DataType& type) {
+  return FromArrowTypeAt(type, "");
+}
+
+Result<SchemaRef> FromArrowSchema(const arrow::Schema& schema) {
+  DELTA_ASSIGN_OR_RETURN(auto fields, FromArrowFields(schema.fields(), ""));
+  return std::make_shared<const StructType>(std::move(fields));
+}
+
+}  // namespace deltaguard

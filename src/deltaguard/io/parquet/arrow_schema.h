@@ -39,3 +39,23 @@ Result<std::shared_ptr<arrow::Schema>> ToArrowSchema(
     const StructType& schema, ArrowSchemaView view = ArrowSchemaView::kLogical);
 
 }  // namespace deltaguard
+
+namespace deltaguard {
+
+/// Arrow -> Delta, for input data of writes (the inverse direction of ToArrowType):
+/// int8/16/32/64 -> byte/short/integer/long; uint8 -> short, uint16 -> integer,
+/// uint32/uint64 -> long (uint64 values above the long range fail when cast);
+/// float16/float32 -> float, float64 -> double; decimal32/64/128/256 with precision
+/// <= 38 -> decimal; utf8/large_utf8/utf8_view -> string; binary/large_binary/
+/// fixed_size_binary/binary_view -> binary; bool -> boolean; date32/date64 -> date;
+/// timestamp with a time zone -> timestamp, without -> timestamp_ntz; null -> void;
+/// list/large_list/fixed_size_list/list_view/large_list_view -> array (containsNull
+/// from the element field); struct -> struct; map -> map; dictionary -> its value type.
+/// Everything else (time, duration, interval, union, ...) is kUnsupportedFeature.
+/// Field nullability is carried over; field metadata (Parquet field ids) is ignored.
+Result<DataTypeRef> FromArrowType(const arrow::DataType& type);
+
+/// The Delta schema of an Arrow schema; errors name the (dotted) column.
+Result<SchemaRef> FromArrowSchema(const arrow::Schema& schema);
+
+}  // namespace deltaguard

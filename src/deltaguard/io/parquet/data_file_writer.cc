@@ -11,12 +11,12 @@
 #include <parquet/properties.h>
 
 #include <algorithm>
-#include <random>
 #include <utility>
 
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/util/string_util.h"
+#include "deltaguard/util/uuid.h"
 
 namespace deltaguard {
 namespace {
@@ -83,16 +83,6 @@ std::shared_ptr<arrow::ArrayData> Retype(const std::shared_ptr<arrow::ArrayData>
   return out;
 }
 
-std::string RandomUuid() {
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  uint64_t hi = rng();
-  uint64_t lo = rng();
-  hi = (hi & ~0xF000ULL) | 0x4000ULL;        // version 4
-  lo = (lo & ~(3ULL << 62)) | (2ULL << 62);  // RFC 4122 variant
-  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", hi >> 32, (hi >> 16) & 0xFFFF,
-                     hi & 0xFFFF, lo >> 48, lo & 0xFFFFFFFFFFFFULL);
-}
-
 struct Codec {
   parquet::Compression::type type;
   std::string_view file_infix;  // Spark's file-name codec part
@@ -142,8 +132,8 @@ class DataFileWriter::Impl {
   std::vector<WrittenFile> written;
 
   Status OpenFile() {
-    file_name = fmt::format("part-{:05d}-{}.c000{}.parquet", file_counter++, RandomUuid(),
-                            codec.file_infix);
+    file_name = fmt::format("part-{:05d}-{}.c000{}.parquet", file_counter++,
+                            GenerateUuidV4(), codec.file_infix);
     DELTA_ARROW_ASSIGN_OR_RETURN(sink, arrow::io::BufferOutputStream::Create(),
                                  ErrorCode::kIOError, "data file " + file_name);
     auto props = parquet::WriterProperties::Builder()

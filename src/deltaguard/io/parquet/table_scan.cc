@@ -145,6 +145,7 @@ class ParquetTableScan final : public TableScan {
       if (!file_) {
         if (next_file_ >= snapshot_->files().size()) return nullptr;
         const AddFile& add = snapshot_->files()[next_file_++];
+        if (options_.file_filter && !options_.file_filter(add)) continue;
         auto st = OpenFile(add);
         if (!st) {
           file_.reset();

@@ -8,6 +8,7 @@
 #include <arrow/type_fwd.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,8 @@ struct ScanOptions {
   std::vector<std::string> columns;
   std::optional<int64_t> limit;
   int64_t batch_size = 64 * 1024;
+  /// When set, only the live files it accepts are read (DML reads single files).
+  std::function<bool(const AddFile&)> file_filter;
 };
 
 /// A forward-only scan of a snapshot's live rows.

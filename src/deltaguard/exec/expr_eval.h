@@ -1,0 +1,46 @@
+/// \file deltaguard/exec/expr_eval.h
+/// Vectorised evaluation of bound expressions (expr/binder.h) over Arrow record
+/// batches, with Spark's ANSI semantics.
+///
+/// Semantics:
+///  1. Three-valued logic: AND/OR are Kleene (FALSE AND NULL = FALSE, TRUE OR NULL =
+///     TRUE); every other operator returns NULL when an input is NULL.
+///  2. Integer overflow, division (or modulo) by zero, and a failed CAST are errors
+///     (kInvalidArgument, naming the operator and type); TRY_CAST gives NULL instead.
+///  3. CASE treats a NULL condition as false; IS TRUE/IS FALSE never return NULL.
+///  4. Aggregate calls are kUnsupportedFeature here (evaluated by an aggregation layer).
+///  5. Decimal results are truncated, not rounded, to the result scale where Arrow
+///     computes more digits than Spark's type keeps (division).
+#pragma once
+
+#include <arrow/array.h>
+#include <arrow/record_batch.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "deltaguard/expr/binder.h"
+#include "deltaguard/util/result.h"
+
+namespace deltaguard {
+
+struct EvalOptions {
+  /// The instant current_date()/current_timestamp() return, in microseconds since the
+  /// epoch (UTC); negative means "now" (read once per Evaluate call).
+  int64_t now_micros = -1;
+};
+
+/// Evaluate `expr` over `batch`, whose top-level columns are matched to the bound
+/// column paths by name, case-insensitively (nested paths descend struct columns).
+/// Returns one value per row, in the Arrow type of `expr.type`
+/// (io/parquet/arrow_schema.h). kNotFound when the batch lacks a referenced column.
+Result<std::shared_ptr<arrow::Array>> Evaluate(const BoundExpr& expr,
+                                               const arrow::RecordBatch& batch,
+                                               const EvalOptions& options = {});
+
+/// Evaluate a BOOLEAN expression. kSchemaMismatch if `expr` is not boolean.
+Result<std::shared_ptr<arrow::BooleanArray>> EvaluatePredicate(
+    const BoundExpr& expr, const arrow::RecordBatch& batch,
+    const EvalOptions& options = {});
+
+}  // namespace deltaguard

@@ -1,0 +1,217 @@
+#include "deltaguard/exec/expr_eval.h"
+
+#include <arrow/json/from_string.h>
+#include <arrow/scalar.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "deltaguard/expr/parser.h"
+#include "deltaguard/io/parquet/test_util_internal.h"
+
+namespace deltaguard {
+namespace {
+
+using testing::Ddl;
+using testing::Rows;
+
+class ExprEvalTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    schema_ =
+        Ddl("a BOOLEAN, b BOOLEAN, i INT, j INT, l BIGINT, x DOUBLE, p DECIMAL(10,2), "
+            "s STRING, d DATE, ts TIMESTAMP, st STRUCT<Inner: INT>");
+    // Row 2 holds every Kleene combination with NULL; row 3 is mostly NULL.
+    batch_ = Rows(schema_, R"([
+      {"a": true,  "b": true,  "i": 1,    "j": 2,    "l": 9223372036854775807,
+       "x": 1.5, "p": "12.34", "s": "Apple ", "d": 19723, "ts": 1704103200000000,
+       "st": {"Inner": 7}},
+      {"a": true,  "b": false, "i": -7,   "j": 0,    "l": 1, "x": -2.5, "p": "-0.05",
+       "s": "banana", "d": 0, "ts": 0, "st": null},
+      {"a": false, "b": null,  "i": null, "j": 3,    "l": null, "x": null, "p": null,
+       "s": null, "d": null, "ts": null, "st": {"Inner": null}},
+      {"a": null,  "b": null,  "i": 2147483647, "j": 1, "l": 5, "x": 0.0, "p": "1.00",
+       "s": "cherry", "d": 1, "ts": 1, "st": {"Inner": 1}}
+    ])");
+  }
+
+  Result<std::shared_ptr<arrow::Array>> Eval(const std::string& sql) {
+    auto e = ParseExpression(sql);
+    if (!e) return e.error();
+    DELTA_ASSIGN_OR_RETURN(auto bound, Bind(**e, *schema_));
+    EvalOptions opts;
+    opts.now_micros = 1704103200000000;  // 2024-01-01 10:00:00 UTC
+    return Evaluate(*bound, *batch_, opts);
+  }
+
+  // The result rendered as Arrow's JSON-ish text: [1, null, ...].
+  std::string Show(const std::string& sql) {
+    auto r = Eval(sql);
+    if (!r) return "ERROR: " + r.error().ToString();
+    std::string out = "[";
+    for (int64_t k = 0; k < (*r)->length(); ++k) {
+      auto sc = (*r)->GetScalar(k);
+      if (k) out += ", ";
+      out += sc.ok() ? (*sc)->ToString() : "?";
+    }
+    return out + "]";
+  }
+
+  Error EvalError(const std::string& sql) {
+    auto r = Eval(sql);
+    EXPECT_FALSE(r) << sql;
+    return r ? Error{ErrorCode::kInternal, ""} : r.error();
+  }
+
+  SchemaRef schema_;
+  std::shared_ptr<arrow::RecordBatch> batch_;
+};
+
+TEST_F(ExprEvalTest, KleeneLogicTables) {
+  // a: T T F N ; b: T F N N
+  EXPECT_EQ(Show("a AND b"), "[true, false, false, null]");
+  EXPECT_EQ(Show("a OR b"), "[true, true, null, null]");
+  EXPECT_EQ(Show("NOT b"), "[false, true, null, null]");
+  EXPECT_EQ(Show("a AND NULL"), "[null, null, false, null]");
+  EXPECT_EQ(Show("a OR NULL"), "[true, true, null, null]");
+  EXPECT_EQ(Show("b IS TRUE"), "[true, false, false, false]");
+  EXPECT_EQ(Show("b IS NOT FALSE"), "[true, false, true, true]");
+  EXPECT_EQ(Show("b IS NULL"), "[false, false, true, true]");
+  EXPECT_EQ(Show("b IS NOT NULL"), "[true, true, false, false]");
+}
+
+TEST_F(ExprEvalTest, ComparisonsPropagateNull) {
+  EXPECT_EQ(Show("i < j"), "[true, true, null, false]");
+  EXPECT_EQ(Show("i = 1"), "[true, false, null, false]");
+  EXPECT_EQ(Show("i <> 1"), "[false, true, null, true]");
+  EXPECT_EQ(Show("i <=> NULL"), "[false, false, true, false]");
+  EXPECT_EQ(Show("i <=> 1"), "[true, false, false, false]");
+  EXPECT_EQ(Show("x >= -2.5"), "[true, true, null, true]");
+  EXPECT_EQ(Show("p > 1"), "[true, false, null, false]");
+  EXPECT_EQ(Show("s = 'banana'"), "[false, true, null, false]");
+  EXPECT_EQ(Show("d = '2024-01-01'"), "[true, false, null, false]");
+  EXPECT_EQ(Show("ts > '2024-01-01 09:59:59'"), "[true, false, null, false]");
+  EXPECT_EQ(Show("d < ts"), "[true, false, null, false]");
+}
+
+TEST_F(ExprEvalTest, InAndBetween) {
+  EXPECT_EQ(Show("j IN (1, 2)"), "[true, false, false, true]");
+  EXPECT_EQ(Show("j IN (1, NULL)"), "[null, null, null, true]");
+  EXPECT_EQ(Show("j NOT IN (1, 2)"), "[false, true, true, false]");
+  EXPECT_EQ(Show("i IN (1)"), "[true, false, null, false]");
+  EXPECT_EQ(Show("j BETWEEN 1 AND 2"), "[true, false, false, true]");
+  EXPECT_EQ(Show("j NOT BETWEEN 1 AND 2"), "[false, true, true, false]");
+}
+
+TEST_F(ExprEvalTest, ArithmeticWithoutOverflow) {
+  EXPECT_EQ(Show("j * 2 - 1"), "[3, -1, 5, 1]");
+  EXPECT_EQ(Show("CAST(i AS BIGINT) + j"), "[3, -7, null, 2147483648]");
+  EXPECT_EQ(Show("j / 2"), "[1, 0, 1.5, 0.5]");
+  EXPECT_EQ(Show("-j"), "[-2, 0, -3, -1]");
+  EXPECT_EQ(Show("j DIV 2"), "[1, 0, 1, 0]");
+  EXPECT_EQ(Show("i % 3"), "[1, -1, null, 1]");
+  EXPECT_EQ(Show("x % 2"), "[1.5, -0.5, null, 0]");
+  EXPECT_EQ(Show("p + 1"), "[13.34, 0.95, null, 2.00]");
+  EXPECT_EQ(Show("p * p"), "[152.2756, 0.0025, null, 1.0000]");
+  EXPECT_EQ(Show("p / 3"), "[4.1133333333333, -0.0166666666666, null, 0.3333333333333]");
+  EXPECT_EQ(Show("p % 1"), "[0.34, -0.05, null, 0.00]");
+}
+
+TEST_F(ExprEvalTest, AnsiErrors) {
+  Error e = EvalError("i + j");
+  EXPECT_EQ(e.code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(e.message.find("ARITHMETIC_OVERFLOW: '+' overflows INT"), std::string::npos)
+      << e.message;
+  e = EvalError("l + 1");
+  EXPECT_NE(e.message.find("ARITHMETIC_OVERFLOW"), std::string::npos) << e.message;
+  e = EvalError("i / j");
+  EXPECT_NE(e.message.find("DIVIDE_BY_ZERO"), std::string::npos) << e.message;
+  e = EvalError("i DIV j");
+  EXPECT_NE(e.message.find("DIVIDE_BY_ZERO"), std::string::npos) << e.message;
+  e = EvalError("i % j");
+  EXPECT_NE(e.message.find("DIVIDE_BY_ZERO"), std::string::npos) << e.message;
+  e = EvalError("CAST(s AS INT)");
+  EXPECT_NE(e.message.find("CAST_INVALID_INPUT"), std::string::npos) << e.message;
+  e = EvalError("count(*) > 0");
+  EXPECT_EQ(e.code, ErrorCode::kUnsupportedFeature);
+}
+
+TEST_F(ExprEvalTest, Casts) {
+  EXPECT_EQ(Show("TRY_CAST(s AS INT)"), "[null, null, null, null]");
+  EXPECT_EQ(Show("TRY_CAST(concat(j, '') AS INT) + 1"), "[3, 1, 4, 2]");
+  EXPECT_EQ(Show("CAST(x AS INT)"), "[1, -2, null, 0]");
+  EXPECT_EQ(Show("CAST(j AS STRING)"), "[2, 0, 3, 1]");
+  EXPECT_EQ(Show("CAST('2024-01-02' AS DATE) > d"), "[true, true, null, true]");
+  EXPECT_EQ(Show("TRY_CAST(CAST(j AS STRING) AS BOOLEAN)"), "[null, false, null, true]");
+}
+
+TEST_F(ExprEvalTest, CaseAndCoalesce) {
+  EXPECT_EQ(Show("CASE WHEN b THEN 'yes' WHEN a THEN 'a' ELSE 'no' END"),
+            "[yes, a, no, no]");
+  EXPECT_EQ(Show("CASE j WHEN 1 THEN 10 WHEN 2 THEN 20 END"), "[20, null, null, 10]");
+  EXPECT_EQ(Show("coalesce(i, j, 0)"), "[1, -7, 3, 2147483647]");
+  EXPECT_EQ(Show("coalesce(NULL, NULL)"), "[null, null, null, null]");
+}
+
+TEST_F(ExprEvalTest, StringFunctions) {
+  EXPECT_EQ(Show("s LIKE '%an%'"), "[false, true, null, false]");
+  EXPECT_EQ(Show("s NOT LIKE 'b_n%'"), "[true, false, null, true]");
+  EXPECT_EQ(Show("s ILIKE 'APPLE%'"), "[true, false, null, false]");
+  EXPECT_EQ(Show("s RLIKE 'an+a$'"), "[false, true, null, false]");
+  EXPECT_EQ(Show("length(s)"), "[6, 6, null, 6]");
+  EXPECT_EQ(Show("upper(trim(s))"), "[APPLE, BANANA, null, CHERRY]");
+  EXPECT_EQ(Show("concat(s, '-', j)"), "[Apple -2, banana-0, null, cherry-1]");
+  EXPECT_EQ(Show("s || '!'"), "[Apple !, banana!, null, cherry!]");
+  EXPECT_EQ(Show("substring(s, 2, 3)"), "[ppl, ana, null, her]");
+  EXPECT_EQ(Show("substr(s, -3)"), "[le , ana, null, rry]");
+  EXPECT_EQ(Show("substr(s, 0, 2)"), "[Ap, ba, null, ch]");
+}
+
+TEST_F(ExprEvalTest, NumericAndDateFunctions) {
+  EXPECT_EQ(Show("abs(i)"), "[1, 7, null, 2147483647]");
+  EXPECT_EQ(Show("round(x)"), "[2, -3, null, 0]");
+  EXPECT_EQ(Show("round(p, 1)"), "[12.3, -0.1, null, 1.0]");
+  EXPECT_EQ(Show("round(j * 7, -1)"), "[10, 0, 20, 10]");
+  EXPECT_EQ(Show("year(d)"), "[2024, 1970, null, 1970]");
+  EXPECT_EQ(Show("month(ts) + day(ts)"), "[2, 2, null, 2]");
+  EXPECT_EQ(Show("date_add(d, 1) = '2024-01-02'"), "[true, false, null, false]");
+  EXPECT_EQ(Show("d - 1"), "[2023-12-31, 1969-12-31, null, 1970-01-01]");
+  EXPECT_EQ(Show("to_date('2024-03-01') > current_date()"), "[true, true, true, true]");
+  EXPECT_EQ(Show("current_date()"), "[2024-01-01, 2024-01-01, 2024-01-01, 2024-01-01]");
+}
+
+TEST_F(ExprEvalTest, NestedColumnsAndPredicate) {
+  EXPECT_EQ(Show("st.inner + 1"), "[8, null, null, 2]");
+  auto e = ParseExpression("ST.INNER IS NULL");
+  ASSERT_TRUE(e);
+  auto bound = BindPredicate(**e, *schema_);
+  ASSERT_TRUE(bound) << bound.error().ToString();
+  auto mask = EvaluatePredicate(**bound, *batch_);
+  ASSERT_TRUE(mask) << mask.error().ToString();
+  EXPECT_EQ((*mask)->length(), 4);
+  EXPECT_EQ((*mask)->true_count(), 2);
+
+  auto lit = ParseExpression("1 + 1");
+  auto lit_bound = Bind(**lit, *schema_);
+  ASSERT_TRUE(lit_bound);
+  auto not_bool = EvaluatePredicate(**lit_bound, *batch_);
+  ASSERT_FALSE(not_bool);
+  EXPECT_EQ(not_bool.error().code, ErrorCode::kSchemaMismatch);
+  auto constant = Evaluate(**lit_bound, *batch_);
+  ASSERT_TRUE(constant);
+  EXPECT_EQ((*constant)->length(), 4);
+}
+
+TEST_F(ExprEvalTest, MissingBatchColumnIsNotFound) {
+  auto e = ParseExpression("i > 0");
+  auto bound = Bind(**e, *schema_);
+  ASSERT_TRUE(bound);
+  auto other = Rows(Ddl("k INT"), R"([{"k": 1}])");
+  auto r = Evaluate(**bound, *other);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kNotFound);
+  EXPECT_NE(r.error().message.find("column 'i' is not in the batch"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace deltaguard

@@ -1,0 +1,490 @@
+#include "deltaguard/exec/input_source.h"
+
+#include <arrow/compute/cast.h>
+#include <arrow/csv/api.h>
+#include <arrow/io/file.h>
+#include <arrow/ipc/reader.h>
+#include <arrow/json/api.h>
+#include <fmt/format.h>
+#include <fnmatch.h>
+#include <parquet/arrow/reader.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <utility>
+
+#include "deltaguard/exec/text_values_internal.h"
+#include "deltaguard/io/fs/file_system.h"
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/io/parquet/parquet_file.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard {
+
+namespace fs = std::filesystem;
+using internal::FromArrowStatus;
+using internal::ToArrowStatus;
+
+namespace {
+
+bool IsHiddenName(const std::string& name) {
+  return !name.empty() && (name[0] == '.' || name[0] == '_');
+}
+
+bool HasGlob(std::string_view s) { return s.find_first_of("*?[") != std::string::npos; }
+
+Status AppendDirectory(const fs::path& dir, std::vector<std::string>* out) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (IsHiddenName(name)) {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec)) files.push_back(it->path().string());
+  }
+  if (ec) {
+    return MakeError(ErrorCode::kIOError, "cannot list input directory '{}': {}",
+                     dir.string(), ec.message());
+  }
+  if (files.empty()) {
+    return MakeError(ErrorCode::kNotFound, "input directory '{}' holds no data files",
+                     dir.string());
+  }
+  std::sort(files.begin(), files.end());
+  out->insert(out->end(), files.begin(), files.end());
+  return OkStatus();
+}
+
+// ---------------------------------------------------------------------------------
+// The reader every format goes through: re-chunks to batch_rows, converts text
+// columns to table types and turns Arrow errors into Errors naming the file.
+
+using NextBatchFn = std::function<arrow::Status(std::shared_ptr<arrow::RecordBatch>*)>;
+
+class InputBatchReader final : public arrow::RecordBatchReader {
+ public:
+  InputBatchReader(std::string path, ErrorCode code,
+                   std::shared_ptr<arrow::Schema> schema, NextBatchFn next,
+                   std::vector<TextColumnConversion> conversions, int64_t batch_rows)
+      : path_(std::move(path)),
+        code_(code),
+        schema_(std::move(schema)),
+        next_(std::move(next)),
+        conversions_(std::move(conversions)),
+        batch_rows_(std::max<int64_t>(batch_rows, 1)) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    *out = nullptr;
+    if (pending_ == nullptr || pending_offset_ >= pending_->num_rows()) {
+      pending_ = nullptr;
+      pending_offset_ = 0;
+      std::shared_ptr<arrow::RecordBatch> batch;
+      while (true) {
+        arrow::Status st = next_(&batch);
+        if (!st.ok()) return ToArrowStatus(StreamError(st));
+        if (batch == nullptr) return arrow::Status::OK();  // end of input
+        if (batch->num_rows() > 0) break;
+      }
+      auto converted =
+          ConvertTextColumns(batch, conversions_, schema_, path_, rows_read_);
+      if (!converted) return ToArrowStatus(converted.error());
+      pending_ = std::move(*converted);
+    }
+    int64_t n = std::min(batch_rows_, pending_->num_rows() - pending_offset_);
+    *out = (pending_offset_ == 0 && n == pending_->num_rows())
+               ? pending_
+               : pending_->Slice(pending_offset_, n);
+    pending_offset_ += n;
+    rows_read_ += n;
+    return arrow::Status::OK();
+  }
+
+ private:
+  Error StreamError(const arrow::Status& st) const {
+    Error e = FromArrowStatus(st, code_, fmt::format("input file '{}'", path_));
+    if (!HasDeltaDetail(st)) {
+      e.message += fmt::format(" (in the block after row {})", rows_read_);
+    }
+    return e;
+  }
+  static bool HasDeltaDetail(const arrow::Status& st) {
+    return st.detail() != nullptr &&
+           std::string_view(st.detail()->type_id()) == "deltaguard::DeltaErrorDetail";
+  }
+
+  std::string path_;
+  ErrorCode code_;
+  std::shared_ptr<arrow::Schema> schema_;
+  NextBatchFn next_;
+  std::vector<TextColumnConversion> conversions_;
+  int64_t batch_rows_;
+  std::shared_ptr<arrow::RecordBatch> pending_;
+  int64_t pending_offset_ = 0;
+  int64_t rows_read_ = 0;
+};
+
+/// Everything needed to open (and describe) one input.
+struct OpenedInput {
+  std::shared_ptr<arrow::Schema> schema;  ///< after text conversions
+  NextBatchFn next;
+  std::vector<TextColumnConversion> conversions;
+};
+
+Result<std::shared_ptr<arrow::io::ReadableFile>> OpenLocal(const std::string& path) {
+  auto file = arrow::io::ReadableFile::Open(path);
+  if (!file.ok()) {
+    std::error_code ec;
+    ErrorCode code = fs::exists(path, ec) ? ErrorCode::kIOError : ErrorCode::kNotFound;
+    return FromArrowStatus(file.status(), code,
+                           fmt::format("cannot open input file '{}'", path));
+  }
+  return *file;
+}
+
+Result<OpenedInput> OpenParquet(const std::string& path, const InputOptions& options) {
+  DELTA_RETURN_IF_ERROR(InitializeArrowCompute());
+  auto props = DefaultArrowReaderProperties(/*use_threads=*/false, options.batch_rows);
+  DELTA_ASSIGN_OR_RETURN(
+      std::shared_ptr<parquet::arrow::FileReader> reader,
+      OpenParquetFile(MakeLocalFileSystem(), path, props, ErrorCode::kCorruptData));
+  std::string context = fmt::format("cannot read Parquet file '{}'", path);
+  // Row group by row group: the reader decodes one row group's columns at a time.
+  DELTA_ARROW_ASSIGN_OR_RETURN(std::shared_ptr<arrow::RecordBatchReader> batches,
+                               reader->GetRecordBatchReader(), ErrorCode::kCorruptData,
+                               context);
+  OpenedInput out;
+  out.schema = batches->schema();
+  out.next = [reader, batches](std::shared_ptr<arrow::RecordBatch>* b) {
+    return batches->ReadNext(b);
+  };
+  return out;
+}
+
+Result<OpenedInput> OpenIpc(const std::string& path) {
+  DELTA_ASSIGN_OR_RETURN(auto file, OpenLocal(path));
+  std::string context = fmt::format("cannot read Arrow IPC file '{}'", path);
+  auto file_reader = arrow::ipc::RecordBatchFileReader::Open(file);
+  OpenedInput out;
+  if (file_reader.ok()) {
+    std::shared_ptr<arrow::ipc::RecordBatchFileReader> reader = *file_reader;
+    out.schema = reader->schema();
+    auto index = std::make_shared<int>(0);
+    out.next = [reader, index](std::shared_ptr<arrow::RecordBatch>* b) {
+      *b = nullptr;
+      if (*index >= reader->num_record_batches()) return arrow::Status::OK();
+      ARROW_ASSIGN_OR_RAISE(*b, reader->ReadRecordBatch((*index)++));
+      return arrow::Status::OK();
+    };
+    return out;
+  }
+  // Not the file format: try the streaming format from the start.
+  DELTA_ARROW_RETURN_NOT_OK(file->Seek(0), ErrorCode::kIOError, context);
+  auto stream_reader = arrow::ipc::RecordBatchStreamReader::Open(file);
+  if (!stream_reader.ok()) {
+    return FromArrowStatus(stream_reader.status(), ErrorCode::kCorruptData,
+                           fmt::format("{} (neither the IPC file nor the stream format; "
+                                       "as a file: {})",
+                                       context, file_reader.status().message()));
+  }
+  std::shared_ptr<arrow::RecordBatchReader> reader = *stream_reader;
+  out.schema = reader->schema();
+  out.next = [reader, file](std::shared_ptr<arrow::RecordBatch>* b) {
+    return reader->ReadNext(b);
+  };
+  return out;
+}
+
+/// The table column matching `name` case-insensitively, or nullptr.
+const StructField* HintFor(const InputOptions& options, const std::string& name) {
+  if (options.type_hint == nullptr) return nullptr;
+  int i = options.type_hint->FieldIndexCaseInsensitive(name);
+  return i < 0 ? nullptr : &options.type_hint->field(static_cast<size_t>(i));
+}
+
+arrow::csv::ConvertOptions CsvConvertOptions() {
+  auto convert = arrow::csv::ConvertOptions::Defaults();
+  // Spark: an empty field is NULL in every column; a quoted "" is the empty string.
+  convert.null_values = {""};
+  convert.strings_can_be_null = true;
+  convert.quoted_strings_can_be_null = false;
+  return convert;
+}
+
+Result<OpenedInput> OpenCsv(const std::string& path, const InputOptions& options,
+                            char delimiter) {
+  std::string context = fmt::format("cannot read CSV file '{}'", path);
+  auto read = arrow::csv::ReadOptions::Defaults();
+  read.use_threads = false;
+  read.autogenerate_column_names = !options.csv_header;
+  auto parse = arrow::csv::ParseOptions::Defaults();
+  parse.delimiter = delimiter;
+  auto convert = CsvConvertOptions();
+  auto io_context = arrow::io::default_io_context();
+
+  // Probe the first block for the column names and the inferred types.
+  DELTA_ASSIGN_OR_RETURN(auto probe_file, OpenLocal(path));
+  DELTA_ARROW_ASSIGN_OR_RETURN(
+      auto probe,
+      arrow::csv::StreamingReader::Make(io_context, probe_file, read, parse, convert),
+      ErrorCode::kParseError, context);
+  std::shared_ptr<arrow::Schema> inferred = probe->schema();
+  DELTA_ARROW_RETURN_NOT_OK(probe_file->Close(), ErrorCode::kIOError, context);
+
+  std::vector<std::string> names;
+  for (const auto& f : inferred->fields()) names.push_back(f->name());
+  if (!options.csv_header) {
+    if (options.type_hint != nullptr) {
+      if (options.type_hint->num_fields() != names.size()) {
+        return MakeError(ErrorCode::kSchemaMismatch,
+                         "headerless CSV file '{}' has {} columns but the table has {}; "
+                         "positional columns must match the table's columns one to one",
+                         path, names.size(), options.type_hint->num_fields());
+      }
+      for (size_t i = 0; i < names.size(); ++i)
+        names[i] = options.type_hint->field(i).name;
+    } else {
+      for (size_t i = 0; i < names.size(); ++i) names[i] = fmt::format("_c{}", i);
+    }
+    read.column_names = names;
+    read.autogenerate_column_names = false;
+  }
+
+  OpenedInput out;
+  arrow::FieldVector fields;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const StructField* hint = HintFor(options, names[i]);
+    std::shared_ptr<arrow::DataType> read_type =
+        inferred->field(static_cast<int>(i))->type();
+    std::shared_ptr<arrow::DataType> out_type = read_type;
+    if (hint != nullptr && hint->type->is_primitive() &&
+        hint->type->kind() != TypeKind::kVoid) {
+      // Parse as text, then convert to the table's type ourselves (exact errors).
+      DELTA_ASSIGN_OR_RETURN(
+          auto conversion, MakeTextConversion(static_cast<int>(i), names[i], hint->type));
+      read_type = arrow::utf8();
+      if (conversion) {
+        out_type = conversion->output_type;
+        out.conversions.push_back(std::move(*conversion));
+      } else {
+        out_type = read_type;
+      }
+    } else if (read_type->id() == arrow::Type::NA) {
+      read_type = out_type = arrow::utf8();  // all empty in the first block
+    }
+    convert.column_types[names[i]] = read_type;
+    fields.push_back(arrow::field(names[i], out_type));
+  }
+  out.schema = arrow::schema(std::move(fields));
+
+  DELTA_ASSIGN_OR_RETURN(auto file, OpenLocal(path));
+  DELTA_ARROW_ASSIGN_OR_RETURN(
+      std::shared_ptr<arrow::csv::StreamingReader> reader,
+      arrow::csv::StreamingReader::Make(io_context, file, read, parse, convert),
+      ErrorCode::kParseError, context);
+  out.next = [reader, names](std::shared_ptr<arrow::RecordBatch>* b) {
+    arrow::Status st = reader->ReadNext(b);
+    return st.ok() ? st : NameCsvColumn(st, names);
+  };
+  return out;
+}
+
+Result<OpenedInput> OpenJson(const std::string& path, const InputOptions& options) {
+  std::string context = fmt::format("cannot read JSON file '{}'", path);
+  auto read = arrow::json::ReadOptions::Defaults();
+  read.use_threads = false;
+  auto parse = arrow::json::ParseOptions::Defaults();
+
+  DELTA_ASSIGN_OR_RETURN(auto probe_file, OpenLocal(path));
+  auto probed = arrow::json::StreamingReader::Make(probe_file, read, parse);
+  if (!probed.ok()) {
+    return FromArrowStatus(NameJsonLine(probed.status(), 0), ErrorCode::kParseError,
+                           context);
+  }
+  std::shared_ptr<arrow::json::StreamingReader> probe = *probed;
+  std::shared_ptr<arrow::Schema> inferred = probe->schema();
+  DELTA_ARROW_RETURN_NOT_OK(probe_file->Close(), ErrorCode::kIOError, context);
+
+  OpenedInput out;
+  arrow::FieldVector read_fields;
+  arrow::FieldVector out_fields;
+  for (int i = 0; i < inferred->num_fields(); ++i) {
+    const std::string& name = inferred->field(i)->name();
+    const StructField* hint = HintFor(options, name);
+    std::shared_ptr<arrow::DataType> read_type = inferred->field(i)->type();
+    std::shared_ptr<arrow::DataType> out_type = read_type;
+    if (hint != nullptr) {
+      DELTA_ASSIGN_OR_RETURN(auto json_type, JsonReadType(i, name, hint->type));
+      if (json_type.read_type != nullptr) {
+        read_type = json_type.read_type;
+        out_type = read_type;
+        if (json_type.conversion) {
+          out_type = json_type.conversion->output_type;
+          out.conversions.push_back(std::move(*json_type.conversion));
+        }
+      }
+    }
+    read_fields.push_back(arrow::field(name, read_type));
+    out_fields.push_back(arrow::field(name, out_type));
+  }
+  parse.explicit_schema = arrow::schema(std::move(read_fields));
+  // A key first seen after the first block would change the schema mid-stream; fail
+  // rather than drop it.
+  parse.unexpected_field_behavior = arrow::json::UnexpectedFieldBehavior::Error;
+  out.schema = arrow::schema(std::move(out_fields));
+
+  DELTA_ASSIGN_OR_RETURN(auto file, OpenLocal(path));
+  DELTA_ARROW_ASSIGN_OR_RETURN(std::shared_ptr<arrow::json::StreamingReader> reader,
+                               arrow::json::StreamingReader::Make(file, read, parse),
+                               ErrorCode::kParseError, context);
+  auto rows = std::make_shared<int64_t>(0);
+  out.next = [reader, rows](std::shared_ptr<arrow::RecordBatch>* b) {
+    arrow::Status st = reader->ReadNext(b);
+    if (!st.ok()) return NameJsonLine(st, *rows);
+    if (*b != nullptr) *rows += (*b)->num_rows();
+    return st;
+  };
+  return out;
+}
+
+Result<OpenedInput> OpenAny(const std::string& path, InputFormat format,
+                            const InputOptions& options) {
+  switch (format) {
+    case InputFormat::kParquet:
+      return OpenParquet(path, options);
+    case InputFormat::kArrowIpc:
+      return OpenIpc(path);
+    case InputFormat::kCsv: {
+      char delimiter = options.csv_delimiter;
+      if (options.format == InputFormat::kAuto && delimiter == ',' &&
+          AsciiToLower(fs::path(path).extension().string()) == ".tsv") {
+        delimiter = '\t';
+      }
+      return OpenCsv(path, options, delimiter);
+    }
+    case InputFormat::kJson:
+      return OpenJson(path, options);
+    case InputFormat::kAuto:
+      break;
+  }
+  return MakeError(ErrorCode::kInternal, "input file '{}': unresolved format", path);
+}
+
+}  // namespace
+
+Result<InputFormat> ParseInputFormat(std::string_view name) {
+  std::string n = AsciiToLower(name);
+  if (n == "auto") return InputFormat::kAuto;
+  if (n == "parquet") return InputFormat::kParquet;
+  if (n == "csv") return InputFormat::kCsv;
+  if (n == "json" || n == "ndjson" || n == "jsonl") return InputFormat::kJson;
+  if (n == "arrow" || n == "ipc" || n == "feather") return InputFormat::kArrowIpc;
+  return MakeError(
+      ErrorCode::kInvalidArgument,
+      "unknown input format '{}' (expected parquet, csv, json, ndjson, jsonl, "
+      "arrow, ipc or feather)",
+      name);
+}
+
+std::string_view InputFormatName(InputFormat format) {
+  switch (format) {
+    case InputFormat::kAuto:
+      return "auto";
+    case InputFormat::kParquet:
+      return "parquet";
+    case InputFormat::kCsv:
+      return "csv";
+    case InputFormat::kJson:
+      return "json";
+    case InputFormat::kArrowIpc:
+      return "arrow";
+  }
+  return "?";
+}
+
+Result<InputFormat> ResolveInputFormat(const std::string& path,
+                                       const InputOptions& options) {
+  if (options.format != InputFormat::kAuto) return options.format;
+  std::string ext = AsciiToLower(fs::path(path).extension().string());
+  if (ext == ".parquet" || ext == ".pq") return InputFormat::kParquet;
+  if (ext == ".csv" || ext == ".tsv") return InputFormat::kCsv;
+  if (ext == ".json" || ext == ".ndjson" || ext == ".jsonl") return InputFormat::kJson;
+  if (ext == ".arrow" || ext == ".ipc" || ext == ".feather")
+    return InputFormat::kArrowIpc;
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "cannot tell the format of input file '{}' from its extension '{}'; "
+                   "name the format (parquet, csv, json, arrow)",
+                   path, ext);
+}
+
+Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const std::string& arg : args) {
+    fs::path p(arg);
+    std::error_code ec;
+    const std::string leaf = p.filename().string();
+    if (!HasGlob(leaf)) {
+      if (fs::is_directory(p, ec)) {
+        DELTA_RETURN_IF_ERROR(AppendDirectory(p, &out));
+      } else if (fs::exists(p, ec)) {
+        out.push_back(arg);
+      } else {
+        return MakeError(ErrorCode::kNotFound, "input file '{}' does not exist", arg);
+      }
+      continue;
+    }
+    fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    std::vector<std::string> matches;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      // Like a shell, '*' does not match a leading '.' (FNM_PERIOD).
+      if (::fnmatch(leaf.c_str(), name.c_str(), FNM_PERIOD) != 0) continue;
+      if (it->is_directory(ec)) {
+        DELTA_RETURN_IF_ERROR(AppendDirectory(it->path(), &matches));
+      } else {
+        matches.push_back(p.parent_path().empty() ? name : (dir / name).string());
+      }
+    }
+    if (matches.empty()) {
+      return MakeError(ErrorCode::kNotFound, "no input file matches '{}'", arg);
+    }
+    std::sort(matches.begin(), matches.end());
+    out.insert(out.end(), matches.begin(), matches.end());
+  }
+  return out;
+}
+
+Result<InputFile> InspectInput(const std::string& path, const InputOptions& options) {
+  DELTA_ASSIGN_OR_RETURN(InputFormat format, ResolveInputFormat(path, options));
+  DELTA_ASSIGN_OR_RETURN(OpenedInput opened, OpenAny(path, format, options));
+  return InputFile{path, format, std::move(opened.schema)};
+}
+
+Result<std::shared_ptr<arrow::RecordBatchReader>> OpenInput(const InputFile& file,
+                                                            const InputOptions& options) {
+  InputFormat format = file.format;
+  if (format == InputFormat::kAuto) {
+    DELTA_ASSIGN_OR_RETURN(format, ResolveInputFormat(file.path, options));
+  }
+  DELTA_ASSIGN_OR_RETURN(OpenedInput opened, OpenAny(file.path, format, options));
+  if (file.schema != nullptr && !file.schema->Equals(*opened.schema, false)) {
+    return MakeError(
+        ErrorCode::kInvalidArgument,
+        "input file '{}' changed since it was inspected: schema was {}, is {}", file.path,
+        file.schema->ToString(), opened.schema->ToString());
+  }
+  ErrorCode code = (format == InputFormat::kCsv || format == InputFormat::kJson)
+                       ? ErrorCode::kParseError
+                       : ErrorCode::kCorruptData;
+  return std::make_shared<InputBatchReader>(
+      file.path, code, std::move(opened.schema), std::move(opened.next),
+      std::move(opened.conversions), options.batch_rows);
+}
+
+}  // namespace deltaguard

@@ -1,0 +1,78 @@
+/// \file deltaguard/exec/input_source.h
+/// Streaming input files for writes: Parquet, CSV, NDJSON and Arrow IPC, read batch by
+/// batch with bounded memory, with the table schema as a type hint for untyped text.
+///
+/// NOTES.md decision 1/2: nothing is lost silently. CSV/JSON columns that match a table
+/// column (case-insensitively) are parsed AS the table's type, so "007" into a string
+/// column stays "007", and a value that does not parse fails the read with an error
+/// naming the file, row and column; it never becomes NULL. Errors raised while
+/// streaming travel through arrow::Status as a DeltaErrorDetail
+/// (io/parquet/arrow_status_internal.h), so FromArrowStatus gives back the Error.
+#pragma once
+
+#include <arrow/record_batch.h>
+#include <arrow/type.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deltaguard/schema/data_type.h"
+#include "deltaguard/util/result.h"
+
+namespace deltaguard {
+
+enum class InputFormat : uint8_t { kAuto, kParquet, kCsv, kJson /*NDJSON*/, kArrowIpc };
+
+/// "parquet", "csv", "json"/"ndjson"/"jsonl", "arrow"/"ipc"/"feather", "auto"
+/// (case-insensitive); anything else is kInvalidArgument.
+Result<InputFormat> ParseInputFormat(std::string_view name);
+std::string_view InputFormatName(InputFormat format);
+
+struct InputOptions {
+  /// kAuto: by extension (.parquet/.pq, .csv/.tsv, .json/.ndjson/.jsonl,
+  /// .arrow/.ipc/.feather); another extension is kInvalidArgument naming the file.
+  InputFormat format = InputFormat::kAuto;
+  /// false: the CSV has no header; columns are named after `type_hint` in order (a
+  /// column-count mismatch is an error), or _c0, _c1, ... without a hint.
+  bool csv_header = true;
+  /// ',' by default; a .tsv file read with format kAuto uses '\t'.
+  char csv_delimiter = ',';
+  /// The table schema (may be null). CSV/JSON columns whose names match a table column
+  /// case-insensitively are parsed as the table's type; unmatched columns are inferred
+  /// from the first block.
+  SchemaRef type_hint;
+  int64_t batch_rows = 64 * 1024;
+};
+
+/// An inspected input: its resolved format and the Arrow schema OpenInput will yield.
+struct InputFile {
+  std::string path;
+  InputFormat format = InputFormat::kAuto;
+  std::shared_ptr<arrow::Schema> schema;
+};
+
+/// Expand command-line arguments into input files: plain files as given, directories
+/// to their data files (recursively, sorted, skipping names starting with '.' or '_'),
+/// globs with '*' and '?' in the last path component. A missing file or a pattern
+/// without matches is kNotFound naming it.
+Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>& args);
+
+/// The format of `path` under `options` (kAuto resolved by extension).
+Result<InputFormat> ResolveInputFormat(const std::string& path,
+                                       const InputOptions& options);
+
+/// The schema of an input without reading the whole file (Parquet/IPC: the footer or
+/// stream header; CSV/JSON: the first block).
+Result<InputFile> InspectInput(const std::string& path, const InputOptions& options);
+
+/// A streaming reader over `file` (from InspectInput with the same options). Batches
+/// follow file.schema. Parquet is read row group by row group, CSV/JSON block by block,
+/// IPC batch by batch. Stream errors are kCorruptData (Parquet/IPC) or kParseError
+/// (CSV/JSON) and name the file and, where known, the row and column.
+Result<std::shared_ptr<arrow::RecordBatchReader>> OpenInput(const InputFile& file,
+                                                            const InputOptions& options);
+
+}  // namespace deltaguard

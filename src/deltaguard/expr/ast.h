@@ -1,0 +1,129 @@
+/// \file deltaguard/expr/ast.h
+/// The unbound expression tree of deltaguard's one SQL expression language (the Spark
+/// SQL dialect used by CHECK constraints, replaceWhere, WHERE and MERGE conditions).
+///
+/// Invariants:
+///  1. Nodes are immutable once built and shared (ExprRef).
+///  2. Equality (operator==) compares structure and canonical payloads, never the
+///     source position, so parse(ToSql(parse(s))) == parse(s).
+///  3. Function names are stored lower-case; column path parts keep their spelling.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "deltaguard/schema/data_type.h"
+
+namespace deltaguard {
+
+struct Expr;
+using ExprRef = std::shared_ptr<const Expr>;
+
+enum class ExprKind : uint8_t {
+  kLiteral,   ///< literal: type + canonical text
+  kColumn,    ///< column path a.b.c
+  kUnary,     ///< op, children[0]
+  kBinary,    ///< op, children[0..1]
+  kIn,        ///< children[0] IN (children[1..]); negated = NOT IN
+  kBetween,   ///< children[0] BETWEEN children[1] AND children[2]
+  kLike,      ///< children[0] LIKE children[1]; like_kind; negated
+  kIsNull,    ///< children[0] IS [NOT] NULL
+  kIsBool,    ///< children[0] IS [NOT] TRUE/FALSE (bool_value)
+  kCase,      ///< [operand] (WHEN c THEN r)* [ELSE e]; see Expr::has_operand/has_else
+  kCast,      ///< CAST / TRY_CAST (try_cast) of children[0] to cast_type
+  kFunction,  ///< name(children...), star for count(*), distinct
+};
+
+enum class ExprOp : uint8_t {
+  kNone,
+  // unary
+  kNegate,
+  kNot,
+  // arithmetic
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kIntDivide,  ///< DIV
+  kModulo,
+  kConcat,  ///< ||
+  // comparison
+  kEq,
+  kNotEq,
+  kLt,
+  kLtEq,
+  kGt,
+  kGtEq,
+  kNullSafeEq,  ///< <=>
+  // logic
+  kAnd,
+  kOr,
+};
+
+enum class LikeKind : uint8_t { kLike, kILike, kRLike };
+
+/// Literal kinds. `text` is canonical: numbers as written without the suffix, with a
+/// leading '-' when the minus sign was glued to the number as Spark's grammar does
+/// ("-1" is a literal, "-(1)" a negation); strings unescaped bytes; binaries the hex
+/// digits; dates/timestamps the text inside the quotes.
+enum class LiteralKind : uint8_t {
+  kNull,
+  kBoolean,  ///< text "true" / "false"
+  kByte,     ///< 1Y
+  kShort,    ///< 1S
+  kInteger,  ///< fits int32
+  kLong,     ///< 1L or fits int64
+  kDecimal,  ///< 1.5, 1BD or too big for int64; text "digits[.digits]"
+  kDouble,   ///< 1.5D, 1e3
+  kFloat,    ///< 1.5F
+  kString,
+  kBinary,  ///< X'0A'
+  kDate,
+  kTimestamp,
+  kTimestampNtz,
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::kLiteral;
+  ExprOp op = ExprOp::kNone;
+  LiteralKind literal_kind = LiteralKind::kNull;
+  LikeKind like_kind = LikeKind::kLike;
+  bool negated = false;      ///< NOT IN / NOT BETWEEN / NOT LIKE / IS NOT
+  bool bool_value = false;   ///< kIsBool: TRUE or FALSE
+  bool has_operand = false;  ///< kCase: children[0] is the simple-CASE operand
+  bool has_else = false;     ///< kCase: last child is ELSE
+  bool try_cast = false;
+  bool star = false;              ///< count(*)
+  bool distinct = false;          ///< count(DISTINCT x)
+  std::string text;               ///< literal text; function name (lower-case)
+  std::vector<std::string> path;  ///< column path
+  DataTypeRef cast_type;
+  std::vector<ExprRef> children;
+  int32_t position = -1;  ///< byte offset in the source text; not compared
+
+  static ExprRef Literal(LiteralKind kind, std::string text, int32_t pos = -1);
+  static ExprRef Null() { return Literal(LiteralKind::kNull, "", -1); }
+  static ExprRef Bool(bool v) {
+    return Literal(LiteralKind::kBoolean, v ? "true" : "false");
+  }
+  static ExprRef Int(int64_t v);
+  static ExprRef String(std::string v) {
+    return Literal(LiteralKind::kString, std::move(v));
+  }
+  static ExprRef Column(std::vector<std::string> path, int32_t pos = -1);
+  static ExprRef Unary(ExprOp op, ExprRef child, int32_t pos = -1);
+  static ExprRef Binary(ExprOp op, ExprRef left, ExprRef right, int32_t pos = -1);
+  static ExprRef Function(std::string name, std::vector<ExprRef> args, int32_t pos = -1);
+
+  /// Number of WHEN branches of a kCase node.
+  size_t num_when() const { return (children.size() - has_operand - has_else) / 2; }
+};
+
+bool operator==(const Expr& a, const Expr& b);
+
+/// Readable names for messages: "+", "AND", "<=>".
+const char* ExprOpSymbol(ExprOp op);
+
+}  // namespace deltaguard

@@ -1,0 +1,417 @@
+#include "deltaguard/expr/binder.h"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "deltaguard/expr/binder_internal.h"
+#include "deltaguard/expr/printer.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard {
+
+namespace {
+
+using internal::CastTo;
+using internal::DescribeOperand;
+using internal::MakeCall;
+using internal::Unify;
+
+BoundFn ComparisonFn(ExprOp op) {
+  switch (op) {
+    case ExprOp::kEq:
+      return BoundFn::kEq;
+    case ExprOp::kNotEq:
+      return BoundFn::kNotEq;
+    case ExprOp::kLt:
+      return BoundFn::kLt;
+    case ExprOp::kLtEq:
+      return BoundFn::kLtEq;
+    case ExprOp::kGt:
+      return BoundFn::kGt;
+    case ExprOp::kGtEq:
+      return BoundFn::kGtEq;
+    case ExprOp::kNullSafeEq:
+      return BoundFn::kNullSafeEq;
+    default:
+      return BoundFn::kNone;
+  }
+}
+
+class Binder {
+ public:
+  explicit Binder(const StructType& schema) : schema_(schema) {}
+
+  Result<BoundExprRef> Bind(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::kLiteral: {
+        DELTA_ASSIGN_OR_RETURN(LiteralValue v, EvaluateLiteral(e));
+        return internal::MakeLiteral(std::move(v));
+      }
+      case ExprKind::kColumn:
+        return BindColumn(e);
+      case ExprKind::kUnary: {
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef arg, Bind(*e.children[0]));
+        if (e.op == ExprOp::kNot) return Logic(BoundFn::kNot, "NOT", {arg});
+        if (!arg->type->is_numeric() && arg->type->kind() != TypeKind::kVoid) {
+          return MakeError(ErrorCode::kSchemaMismatch, "unary '-' needs a number, got {}",
+                           DescribeOperand(*arg));
+        }
+        return MakeCall(BoundFn::kNegate, arg->type, {arg}, "-");
+      }
+      case ExprKind::kBinary:
+        return BindBinary(e);
+      case ExprKind::kIn: {
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef subject, Bind(*e.children[0]));
+        BoundExprRef any;
+        for (size_t i = 1; i < e.children.size(); ++i) {
+          DELTA_ASSIGN_OR_RETURN(BoundExprRef item, Bind(*e.children[i]));
+          DELTA_ASSIGN_OR_RETURN(BoundExprRef eq,
+                                 Compare(BoundFn::kEq, "IN", subject, item));
+          if (any) {
+            DELTA_ASSIGN_OR_RETURN(any, Logic(BoundFn::kOr, "OR", {any, eq}));
+          } else {
+            any = eq;
+          }
+        }
+        if (e.negated) return Logic(BoundFn::kNot, "NOT", {any});
+        return any;
+      }
+      case ExprKind::kBetween: {
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef x, Bind(*e.children[0]));
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef lo, Bind(*e.children[1]));
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef hi, Bind(*e.children[2]));
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef ge,
+                               Compare(BoundFn::kGtEq, "BETWEEN", x, lo));
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef le,
+                               Compare(BoundFn::kLtEq, "BETWEEN", x, hi));
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef both, Logic(BoundFn::kAnd, "AND", {ge, le}));
+        if (e.negated) return Logic(BoundFn::kNot, "NOT", {both});
+        return both;
+      }
+      case ExprKind::kLike:
+        return BindLike(e);
+      case ExprKind::kIsNull: {
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef arg, Bind(*e.children[0]));
+        auto call = std::make_shared<BoundExpr>(
+            *MakeCall(e.negated ? BoundFn::kIsNotNull : BoundFn::kIsNull,
+                      DataType::Boolean(), {arg}, e.negated ? "IS NOT NULL" : "IS NULL"));
+        call->nullable = false;
+        return BoundExprRef(call);
+      }
+      case ExprKind::kIsBool: {
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef arg, Bind(*e.children[0]));
+        BoundFn fn = e.bool_value ? BoundFn::kIsTrue : BoundFn::kIsFalse;
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef is,
+                               Logic(fn, e.bool_value ? "IS TRUE" : "IS FALSE", {arg}));
+        auto copy = std::make_shared<BoundExpr>(*is);
+        copy->nullable = false;
+        if (e.negated) return Logic(BoundFn::kNot, "NOT", {BoundExprRef(copy)});
+        return BoundExprRef(copy);
+      }
+      case ExprKind::kCase:
+        return BindCase(e);
+      case ExprKind::kCast: {
+        DELTA_ASSIGN_OR_RETURN(BoundExprRef arg, Bind(*e.children[0]));
+        DELTA_RETURN_IF_ERROR(internal::CheckCastable(*arg->type, *e.cast_type));
+        auto c = std::make_shared<BoundExpr>();
+        c->kind = BoundKind::kCast;
+        c->type = e.cast_type;
+        c->try_cast = e.try_cast;
+        c->args.push_back(arg);
+        return BoundExprRef(c);
+      }
+      case ExprKind::kFunction: {
+        std::vector<BoundExprRef> args;
+        for (const auto& c : e.children) {
+          DELTA_ASSIGN_OR_RETURN(BoundExprRef a, Bind(*c));
+          args.push_back(std::move(a));
+        }
+        return internal::BindFunction(e, std::move(args));
+      }
+    }
+    return MakeError(ErrorCode::kInternal, "unknown expression kind");
+  }
+
+ private:
+  Result<BoundExprRef> BindColumn(const Expr& e) {
+    const StructType* level = &schema_;
+    std::vector<std::string> resolved;
+    const StructField* field = nullptr;
+    for (size_t i = 0; i < e.path.size(); ++i) {
+      if (level == nullptr) {
+        return MakeError(ErrorCode::kSchemaMismatch,
+                         "column '{}': '{}' is {}, not a struct", ToSql(e),
+                         resolved.back(), TypeToSql(*field->type));
+      }
+      int idx = level->FieldIndexCaseInsensitive(e.path[i]);
+      if (idx < 0) {
+        std::string names;
+        for (const auto& f : level->fields()) {
+          names += (names.empty() ? "" : ", ") + QuoteIdentifier(f.name);
+        }
+        return MakeError(
+            ErrorCode::kNotFound, "column '{}' does not exist{}; available: {}", ToSql(e),
+            resolved.empty() ? "" : " in struct " + ToSql(*Expr::Column(resolved)),
+            names.empty() ? "(none)" : names);
+      }
+      field = &level->field(static_cast<size_t>(idx));
+      resolved.push_back(field->name);
+      level = field->type->kind() == TypeKind::kStruct
+                  ? static_cast<const StructType*>(field->type.get())
+                  : nullptr;
+    }
+    auto b = std::make_shared<BoundExpr>();
+    b->kind = BoundKind::kColumn;
+    b->type = field->type;
+    b->nullable = true;  // a parent struct may be NULL even when the field is not
+    b->path = std::move(resolved);
+    return BoundExprRef(b);
+  }
+
+  Result<BoundExprRef> Logic(BoundFn fn, std::string_view what,
+                             std::vector<BoundExprRef> args) {
+    for (auto& a : args) {
+      if (a->type->kind() == TypeKind::kVoid) {
+        a = internal::NullOf(DataType::Boolean());
+      } else if (a->type->kind() != TypeKind::kBoolean) {
+        return MakeError(ErrorCode::kSchemaMismatch, "{} needs BOOLEAN operands, got {}",
+                         what, DescribeOperand(*a));
+      }
+    }
+    return MakeCall(fn, DataType::Boolean(), std::move(args), std::string(what));
+  }
+
+  Result<BoundExprRef> Compare(BoundFn fn, std::string_view what, BoundExprRef l,
+                               BoundExprRef r) {
+    std::vector<BoundExprRef> args{std::move(l), std::move(r)};
+    std::string context = fmt::format("comparison '{}'", what);
+    DELTA_ASSIGN_OR_RETURN(DataTypeRef common, Unify(&args, context));
+    if (common->is_nested() || common->kind() == TypeKind::kVariant) {
+      return MakeError(ErrorCode::kSchemaMismatch, "{}: cannot compare values of type {}",
+                       context, TypeToSql(*common));
+    }
+    auto call = std::make_shared<BoundExpr>(
+        *MakeCall(fn, DataType::Boolean(), std::move(args), std::string(what)));
+    call->nullable = fn != BoundFn::kNullSafeEq;
+    return BoundExprRef(call);
+  }
+
+  Result<BoundExprRef> BindBinary(const Expr& e) {
+    DELTA_ASSIGN_OR_RETURN(BoundExprRef l, Bind(*e.children[0]));
+    DELTA_ASSIGN_OR_RETURN(BoundExprRef r, Bind(*e.children[1]));
+    const char* sym = ExprOpSymbol(e.op);
+    if (e.op == ExprOp::kAnd) return Logic(BoundFn::kAnd, sym, {l, r});
+    if (e.op == ExprOp::kOr) return Logic(BoundFn::kOr, sym, {l, r});
+    BoundFn cmp = ComparisonFn(e.op);
+    if (cmp != BoundFn::kNone) return Compare(cmp, sym, l, r);
+    if (e.op == ExprOp::kConcat)
+      return internal::BindFunction(*Expr::Function("concat", {}), {l, r});
+    return Arithmetic(e.op, l, r);
+  }
+
+  Result<BoundExprRef> Arithmetic(ExprOp op, BoundExprRef l, BoundExprRef r) {
+    const char* sym = ExprOpSymbol(op);
+    // date +/- days
+    if ((op == ExprOp::kAdd || op == ExprOp::kSubtract) &&
+        l->type->kind() == TypeKind::kDate && r->type->is_integral()) {
+      return internal::BindFunction(
+          *Expr::Function(op == ExprOp::kAdd ? "date_add" : "date_sub", {}), {l, r});
+    }
+    // A string literal next to a number takes the number's side (Spark casts it).
+    if (l->type->is_numeric() && r->kind == BoundKind::kLiteral &&
+        r->type->kind() == TypeKind::kString) {
+      DELTA_ASSIGN_OR_RETURN(r, CastTo(r, l->type));
+    }
+    if (r->type->is_numeric() && l->kind == BoundKind::kLiteral &&
+        l->type->kind() == TypeKind::kString) {
+      DELTA_ASSIGN_OR_RETURN(l, CastTo(l, r->type));
+    }
+    if (l->type->kind() == TypeKind::kVoid) l = internal::NullOf(r->type);
+    if (r->type->kind() == TypeKind::kVoid) r = internal::NullOf(l->type);
+    if (l->type->kind() == TypeKind::kVoid) {
+      l = internal::NullOf(DataType::Integer());
+      r = internal::NullOf(DataType::Integer());
+    }
+    if (!l->type->is_numeric() || !r->type->is_numeric()) {
+      return MakeError(ErrorCode::kSchemaMismatch,
+                       "operator '{}' needs numbers, got {} and {}", sym,
+                       DescribeOperand(*l), DescribeOperand(*r));
+    }
+    DataTypeRef wide = internal::WiderNumeric(*l->type, *r->type);
+    BoundFn fn = op == ExprOp::kAdd        ? BoundFn::kAdd
+                 : op == ExprOp::kSubtract ? BoundFn::kSubtract
+                 : op == ExprOp::kMultiply ? BoundFn::kMultiply
+                 : op == ExprOp::kDivide   ? BoundFn::kDivide
+                 : op == ExprOp::kModulo   ? BoundFn::kModulo
+                                           : BoundFn::kIntDivide;
+    if (fn == BoundFn::kIntDivide) {
+      if (!l->type->is_integral() || !r->type->is_integral()) {
+        return MakeError(ErrorCode::kSchemaMismatch, "DIV needs integers, got {} and {}",
+                         DescribeOperand(*l), DescribeOperand(*r));
+      }
+      DELTA_ASSIGN_OR_RETURN(l, CastTo(l, DataType::Long()));
+      DELTA_ASSIGN_OR_RETURN(r, CastTo(r, DataType::Long()));
+      return MakeCall(fn, DataType::Long(), {l, r}, sym);
+    }
+    if (wide->kind() != TypeKind::kDecimal) {
+      DataTypeRef result = fn == BoundFn::kDivide ? DataType::Double() : wide;
+      DELTA_ASSIGN_OR_RETURN(l, CastTo(l, result));
+      DELTA_ASSIGN_OR_RETURN(r, CastTo(r, result));
+      return MakeCall(fn, result, {l, r}, sym);
+    }
+    // Decimal arithmetic: operands become decimals, result per Spark DecimalPrecision.
+    if (l->type->is_integral()) {
+      DELTA_ASSIGN_OR_RETURN(l, CastTo(l, internal::IntegralAsDecimal(*l->type)));
+    }
+    if (r->type->is_integral()) {
+      DELTA_ASSIGN_OR_RETURN(r, CastTo(r, internal::IntegralAsDecimal(*r->type)));
+    }
+    const auto& a = static_cast<const DecimalType&>(*l->type);
+    const auto& b = static_cast<const DecimalType&>(*r->type);
+    int p1 = a.precision(), s1 = a.scale(), p2 = b.precision(), s2 = b.scale();
+    int p = 0, s = 0;
+    switch (fn) {
+      case BoundFn::kAdd:
+      case BoundFn::kSubtract:
+        s = std::max(s1, s2);
+        p = std::max(p1 - s1, p2 - s2) + s + 1;
+        break;
+      case BoundFn::kMultiply:
+        p = p1 + p2 + 1;
+        s = s1 + s2;
+        break;
+      case BoundFn::kDivide:
+        s = std::max(6, s1 + p2 + 1);
+        p = p1 - s1 + s2 + s;
+        break;
+      default:  // modulo
+        s = std::max(s1, s2);
+        p = std::min(p1 - s1, p2 - s2) + s;
+        break;
+    }
+    return MakeCall(fn, internal::BoundedDecimal(p, s), {l, r}, sym);
+  }
+
+  Result<BoundExprRef> BindLike(const Expr& e) {
+    DELTA_ASSIGN_OR_RETURN(BoundExprRef subject, Bind(*e.children[0]));
+    DELTA_ASSIGN_OR_RETURN(BoundExprRef pattern, Bind(*e.children[1]));
+    const char* what = e.like_kind == LikeKind::kLike    ? "LIKE"
+                       : e.like_kind == LikeKind::kILike ? "ILIKE"
+                                                         : "RLIKE";
+    if (subject->type->kind() == TypeKind::kVoid)
+      subject = internal::NullOf(DataType::String());
+    if (subject->type->kind() != TypeKind::kString) {
+      return MakeError(ErrorCode::kSchemaMismatch, "{} needs a STRING operand, got {}",
+                       what, DescribeOperand(*subject));
+    }
+    if (pattern->kind != BoundKind::kLiteral ||
+        (pattern->type->kind() != TypeKind::kString && !pattern->literal.is_null())) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "{} pattern must be a string literal, got {}", what,
+                       DescribeOperand(*pattern));
+    }
+    BoundExprRef result;
+    if (pattern->literal.is_null()) {
+      result = internal::NullOf(DataType::Boolean());
+    } else {
+      BoundFn fn = e.like_kind == LikeKind::kLike    ? BoundFn::kLike
+                   : e.like_kind == LikeKind::kILike ? BoundFn::kILike
+                                                     : BoundFn::kRLike;
+      result = MakeCall(fn, DataType::Boolean(), {subject, pattern}, what);
+    }
+    if (e.negated) return Logic(BoundFn::kNot, "NOT", {result});
+    return result;
+  }
+
+  Result<BoundExprRef> BindCase(const Expr& e) {
+    size_t i = 0;
+    BoundExprRef operand;
+    if (e.has_operand) {
+      DELTA_ASSIGN_OR_RETURN(operand, Bind(*e.children[i++]));
+    }
+    std::vector<BoundExprRef> conds, values;
+    for (size_t w = 0; w < e.num_when(); ++w) {
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef cond, Bind(*e.children[i++]));
+      if (operand) {
+        DELTA_ASSIGN_OR_RETURN(cond, Compare(BoundFn::kEq, "CASE WHEN", operand, cond));
+      } else {
+        DELTA_ASSIGN_OR_RETURN(cond, Logic(BoundFn::kAnd, "CASE WHEN", {cond}));
+        cond = cond->args[0];
+      }
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef value, Bind(*e.children[i++]));
+      conds.push_back(cond);
+      values.push_back(value);
+    }
+    if (e.has_else) {
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef other, Bind(*e.children[i]));
+      values.push_back(other);
+    }
+    DELTA_ASSIGN_OR_RETURN(DataTypeRef type, Unify(&values, "CASE branches"));
+    auto c = std::make_shared<BoundExpr>();
+    c->kind = BoundKind::kCase;
+    c->type = type;
+    c->has_else = e.has_else;
+    for (size_t w = 0; w < conds.size(); ++w) {
+      c->args.push_back(conds[w]);
+      c->args.push_back(values[w]);
+    }
+    if (e.has_else) c->args.push_back(values.back());
+    return BoundExprRef(c);
+  }
+
+  const StructType& schema_;
+};
+
+void Walk(const BoundExpr& e, const std::function<void(const BoundExpr&)>& f) {
+  f(e);
+  for (const auto& a : e.args) Walk(*a, f);
+}
+
+}  // namespace
+
+Result<BoundExprRef> Bind(const Expr& expr, const StructType& schema) {
+  Binder binder(schema);
+  return binder.Bind(expr);
+}
+
+Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema) {
+  DELTA_ASSIGN_OR_RETURN(BoundExprRef bound, Bind(expr, schema));
+  if (bound->type->kind() == TypeKind::kVoid)
+    return internal::NullOf(DataType::Boolean());
+  if (bound->type->kind() != TypeKind::kBoolean) {
+    return MakeError(ErrorCode::kSchemaMismatch,
+                     "expression '{}' must be BOOLEAN, but it is {}", ToSql(expr),
+                     TypeToSql(*bound->type));
+  }
+  return bound;
+}
+
+bool IsDeterministic(const BoundExpr& expr) {
+  bool det = true;
+  Walk(expr, [&](const BoundExpr& e) {
+    if (e.fn == BoundFn::kCurrentDate || e.fn == BoundFn::kCurrentTimestamp) det = false;
+  });
+  return det;
+}
+
+bool ContainsAggregate(const BoundExpr& expr) {
+  bool agg = false;
+  Walk(expr, [&](const BoundExpr& e) { agg = agg || e.fn == BoundFn::kAggregate; });
+  return agg;
+}
+
+std::vector<std::vector<std::string>> ReferencedColumns(const BoundExpr& expr) {
+  std::vector<std::vector<std::string>> out;
+  Walk(expr, [&](const BoundExpr& e) {
+    if (e.kind == BoundKind::kColumn &&
+        std::find(out.begin(), out.end(), e.path) == out.end()) {
+      out.push_back(e.path);
+    }
+  });
+  return out;
+}
+
+}  // namespace deltaguard

@@ -1,0 +1,123 @@
+/// \file deltaguard/expr/binder.h
+/// Bind an unbound expression to a table schema: resolve columns, type-check, insert
+/// the implicit casts of Spark's type coercion and desugar syntax, so that evaluation
+/// (exec/expr_eval.h) never has to decide a type.
+///
+/// Invariants of a BoundExpr tree:
+///  1. Every node has a non-null `type`; a NULL literal has the type its context needs
+///     (Void only for a bare NULL).
+///  2. Operands of comparisons, CASE branches and coalesce have exactly the result's
+///     common type (casts are explicit kCast nodes).
+///  3. Only kLiteral, kColumn, kCall, kCast and kCase remain: IN becomes OR of `=`,
+///     BETWEEN becomes `>= AND <=`, simple CASE becomes searched CASE, IS [NOT] DISTINCT
+///     FROM becomes `<=>`.
+///  4. Arithmetic on integers keeps the wider operand type (overflow is an error at
+///     evaluation, ANSI mode); `/` on non-decimals is DOUBLE; decimal results follow
+///     Spark's DecimalPrecision rules, bounded to 38 digits.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "deltaguard/expr/ast.h"
+#include "deltaguard/expr/literal.h"
+#include "deltaguard/schema/data_type.h"
+
+namespace deltaguard {
+
+struct BoundExpr;
+using BoundExprRef = std::shared_ptr<const BoundExpr>;
+
+enum class BoundKind : uint8_t { kLiteral, kColumn, kCall, kCast, kCase };
+
+enum class BoundFn : uint8_t {
+  kNone,
+  // arithmetic (args have the operand types described in binder.h invariant 4)
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kIntDivide,
+  kModulo,
+  kNegate,
+  // comparison (args of one common type), boolean result
+  kEq,
+  kNotEq,
+  kLt,
+  kLtEq,
+  kGt,
+  kGtEq,
+  kNullSafeEq,
+  // logic (Kleene three-valued)
+  kAnd,
+  kOr,
+  kNot,
+  kIsNull,
+  kIsNotNull,
+  kIsTrue,   ///< NULL -> false
+  kIsFalse,  ///< NULL -> false
+  // pattern matching; args[1] is a string literal
+  kLike,
+  kILike,
+  kRLike,
+  // scalar functions
+  kCoalesce,
+  kLength,
+  kLower,
+  kUpper,
+  kTrim,
+  kLTrim,
+  kRTrim,
+  kSubstring,  ///< args[1] (pos) and optional args[2] (len) are integer literals
+  kConcat,     ///< NULL if any argument is NULL
+  kAbs,
+  kRound,  ///< args[1] is an integer literal (digits)
+  kCurrentDate,
+  kCurrentTimestamp,
+  kDateAdd,  ///< date + integer days
+  kDateSub,
+  kYear,
+  kMonth,
+  kDay,
+  kToDate,
+  /// count/sum/min/max/avg: recognised and typed, evaluated by an aggregation layer.
+  kAggregate,
+};
+
+struct BoundExpr {
+  BoundKind kind = BoundKind::kLiteral;
+  DataTypeRef type;
+  bool nullable = true;
+  BoundFn fn = BoundFn::kNone;
+  LiteralValue literal;           ///< kLiteral
+  std::vector<std::string> path;  ///< kColumn: names as spelled in the schema
+  std::vector<BoundExprRef>
+      args;               ///< kCall/kCast operands; kCase: cond, value, ..., [else]
+  bool try_cast = false;  ///< kCast: NULL instead of an error on failure
+  bool has_else = false;  ///< kCase
+  bool star = false;      ///< count(*)
+  bool distinct = false;  ///< aggregate over DISTINCT values
+  std::string name;       ///< kCall: the SQL function name, for messages
+};
+
+/// Bind `expr` against `schema` (top-level columns and nested struct fields, resolved
+/// case-insensitively as Delta does). Errors:
+///  - kNotFound: unknown column (names the column and the available ones);
+///  - kSchemaMismatch: operand types that do not fit ("cannot compare string column
+///    'name' with INT"), non-castable CAST;
+///  - kInvalidArgument: unknown function, wrong argument count, non-literal LIKE pattern.
+Result<BoundExprRef> Bind(const Expr& expr, const StructType& schema);
+
+/// Bind and also require a BOOLEAN result (CHECK constraints, replaceWhere, WHERE).
+Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema);
+
+/// False when the expression calls current_date/current_timestamp (Delta refuses
+/// non-deterministic CHECK constraints).
+bool IsDeterministic(const BoundExpr& expr);
+/// True when an aggregate function (count/sum/min/max/avg) occurs anywhere.
+bool ContainsAggregate(const BoundExpr& expr);
+/// Every column path the expression reads, as spelled in the schema, without repeats.
+std::vector<std::vector<std::string>> ReferencedColumns(const BoundExpr& expr);
+
+}  // namespace deltaguard

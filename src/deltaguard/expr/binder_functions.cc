@@ -1,0 +1,259 @@
+// Function signatures: argument checks, implicit casts and result types of the
+// built-in functions (binder.h lists them).
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "deltaguard/expr/binder_internal.h"
+#include "deltaguard/expr/printer.h"
+
+namespace deltaguard::internal {
+namespace {
+
+constexpr std::string_view kSupported =
+    "coalesce, length, lower, upper, trim, ltrim, rtrim, substring, substr, concat, abs, "
+    "round, current_date, current_timestamp, date_add, date_sub, year, month, day, "
+    "dayofmonth, to_date, count, sum, min, max, avg";
+
+struct Fn {
+  std::string_view name;
+  BoundFn fn;
+};
+
+constexpr Fn kFunctions[] = {
+    {"coalesce", BoundFn::kCoalesce},
+    {"length", BoundFn::kLength},
+    {"char_length", BoundFn::kLength},
+    {"lower", BoundFn::kLower},
+    {"lcase", BoundFn::kLower},
+    {"upper", BoundFn::kUpper},
+    {"ucase", BoundFn::kUpper},
+    {"trim", BoundFn::kTrim},
+    {"ltrim", BoundFn::kLTrim},
+    {"rtrim", BoundFn::kRTrim},
+    {"substring", BoundFn::kSubstring},
+    {"substr", BoundFn::kSubstring},
+    {"concat", BoundFn::kConcat},
+    {"abs", BoundFn::kAbs},
+    {"round", BoundFn::kRound},
+    {"current_date", BoundFn::kCurrentDate},
+    {"current_timestamp", BoundFn::kCurrentTimestamp},
+    {"now", BoundFn::kCurrentTimestamp},
+    {"date_add", BoundFn::kDateAdd},
+    {"date_sub", BoundFn::kDateSub},
+    {"year", BoundFn::kYear},
+    {"month", BoundFn::kMonth},
+    {"day", BoundFn::kDay},
+    {"dayofmonth", BoundFn::kDay},
+    {"to_date", BoundFn::kToDate},
+    {"count", BoundFn::kAggregate},
+    {"sum", BoundFn::kAggregate},
+    {"min", BoundFn::kAggregate},
+    {"max", BoundFn::kAggregate},
+    {"avg", BoundFn::kAggregate},
+    {"mean", BoundFn::kAggregate},
+};
+
+Status Arity(const Expr& node, size_t n, size_t min, size_t max) {
+  if (n >= min && n <= max) return OkStatus();
+  std::string expected = min == max        ? std::to_string(min)
+                         : max == SIZE_MAX ? fmt::format("at least {}", min)
+                                           : fmt::format("{} to {}", min, max);
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "function {}() takes {} argument{}, got {}", node.text, expected,
+                   (min == 1 && max == 1) ? "" : "s", n);
+}
+
+Error ArgTypeError(const Expr& node, size_t i, const BoundExpr& arg,
+                   std::string_view need) {
+  return MakeError(ErrorCode::kSchemaMismatch,
+                   "function {}(): argument {} must be {}, got {}", node.text, i + 1,
+                   need, DescribeOperand(arg));
+}
+
+// Strings, or primitives cast to STRING as Spark's implicit cast does.
+Result<BoundExprRef> AsString(const Expr& node, size_t i, const BoundExprRef& arg) {
+  TypeKind k = arg->type->kind();
+  if (k == TypeKind::kString) return arg;
+  if (k == TypeKind::kVoid) return NullOf(DataType::String());
+  if (arg->type->is_nested() || k == TypeKind::kBinary || k == TypeKind::kVariant) {
+    return ArgTypeError(node, i, *arg, "STRING");
+  }
+  return CastTo(arg, DataType::String());
+}
+
+Result<BoundExprRef> AsDate(const Expr& node, size_t i, const BoundExprRef& arg) {
+  TypeKind k = arg->type->kind();
+  if (k == TypeKind::kDate) return arg;
+  if (k == TypeKind::kVoid ||
+      (arg->kind == BoundKind::kLiteral && k == TypeKind::kString)) {
+    return CastTo(arg, DataType::Date());
+  }
+  if (k == TypeKind::kTimestamp || k == TypeKind::kTimestampNtz) {
+    return CastTo(arg, DataType::Date());
+  }
+  return ArgTypeError(node, i, *arg, "DATE");
+}
+
+Result<BoundExprRef> IntLiteralArg(const Expr& node, size_t i, const BoundExprRef& arg) {
+  if (arg->kind != BoundKind::kLiteral || !arg->type->is_integral() ||
+      arg->literal.is_null()) {
+    return ArgTypeError(node, i, *arg, "an integer literal");
+  }
+  return arg;
+}
+
+}  // namespace
+
+Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> args) {
+  const Fn* found = nullptr;
+  for (const auto& f : kFunctions) {
+    if (f.name == node.text) found = &f;
+  }
+  if (found == nullptr) {
+    return MakeError(ErrorCode::kInvalidArgument, "unknown function {}(); supported: {}",
+                     node.text, kSupported);
+  }
+  const std::string& name = node.text;
+  size_t n = args.size();
+  if (found->fn != BoundFn::kAggregate && (node.star || node.distinct)) {
+    return MakeError(ErrorCode::kInvalidArgument, "function {}() does not take {}", name,
+                     node.star ? "*" : "DISTINCT");
+  }
+  auto call = [&](BoundFn fn, DataTypeRef type) {
+    return MakeCall(fn, std::move(type), std::move(args), name);
+  };
+  switch (found->fn) {
+    case BoundFn::kCoalesce: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, SIZE_MAX));
+      DELTA_ASSIGN_OR_RETURN(DataTypeRef type, Unify(&args, "coalesce"));
+      return call(BoundFn::kCoalesce, type);
+    }
+    case BoundFn::kLength: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
+      if (args[0]->type->kind() != TypeKind::kBinary) {
+        DELTA_ASSIGN_OR_RETURN(args[0], AsString(node, 0, args[0]));
+      }
+      return call(BoundFn::kLength, DataType::Integer());
+    }
+    case BoundFn::kLower:
+    case BoundFn::kUpper:
+    case BoundFn::kTrim:
+    case BoundFn::kLTrim:
+    case BoundFn::kRTrim: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
+      DELTA_ASSIGN_OR_RETURN(args[0], AsString(node, 0, args[0]));
+      return call(found->fn, DataType::String());
+    }
+    case BoundFn::kSubstring: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 2, 3));
+      DELTA_ASSIGN_OR_RETURN(args[0], AsString(node, 0, args[0]));
+      for (size_t i = 1; i < n; ++i) {
+        DELTA_ASSIGN_OR_RETURN(args[i], IntLiteralArg(node, i, args[i]));
+      }
+      return call(BoundFn::kSubstring, DataType::String());
+    }
+    case BoundFn::kConcat: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, SIZE_MAX));
+      for (size_t i = 0; i < n; ++i) {
+        DELTA_ASSIGN_OR_RETURN(args[i], AsString(node, i, args[i]));
+      }
+      return call(BoundFn::kConcat, DataType::String());
+    }
+    case BoundFn::kAbs: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
+      if (!args[0]->type->is_numeric()) return ArgTypeError(node, 0, *args[0], "numeric");
+      DataTypeRef t = args[0]->type;
+      return call(BoundFn::kAbs, t);
+    }
+    case BoundFn::kRound: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 2));
+      if (!args[0]->type->is_numeric()) return ArgTypeError(node, 0, *args[0], "numeric");
+      if (n == 1)
+        args.push_back(MakeLiteral(LiteralValue{DataType::Integer(), int64_t{0}}));
+      DELTA_ASSIGN_OR_RETURN(args[1], IntLiteralArg(node, 1, args[1]));
+      DataTypeRef t = args[0]->type;
+      if (t->kind() == TypeKind::kDecimal) {
+        const auto& d = static_cast<const DecimalType&>(*t);
+        int digits = static_cast<int>(std::get<int64_t>(args[1]->literal.value));
+        if (digits < d.scale()) {
+          int scale = std::max(digits, 0);
+          t = BoundedDecimal(d.precision() - d.scale() + scale + 1, scale);
+        }
+      }
+      return call(BoundFn::kRound, t);
+    }
+    case BoundFn::kCurrentDate:
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 0, 0));
+      return call(BoundFn::kCurrentDate, DataType::Date());
+    case BoundFn::kCurrentTimestamp:
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 0, 0));
+      return call(BoundFn::kCurrentTimestamp, DataType::Timestamp());
+    case BoundFn::kDateAdd:
+    case BoundFn::kDateSub: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 2, 2));
+      DELTA_ASSIGN_OR_RETURN(args[0], AsDate(node, 0, args[0]));
+      if (!args[1]->type->is_integral() && args[1]->type->kind() != TypeKind::kVoid) {
+        return ArgTypeError(node, 1, *args[1], "an integer");
+      }
+      DELTA_ASSIGN_OR_RETURN(args[1], CastTo(args[1], DataType::Integer()));
+      return call(found->fn, DataType::Date());
+    }
+    case BoundFn::kYear:
+    case BoundFn::kMonth:
+    case BoundFn::kDay: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
+      TypeKind k = args[0]->type->kind();
+      if (k != TypeKind::kTimestamp && k != TypeKind::kTimestampNtz) {
+        DELTA_ASSIGN_OR_RETURN(args[0], AsDate(node, 0, args[0]));
+      }
+      return call(found->fn, DataType::Integer());
+    }
+    case BoundFn::kToDate: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
+      TypeKind k = args[0]->type->kind();
+      if (k != TypeKind::kString && k != TypeKind::kDate && k != TypeKind::kTimestamp &&
+          k != TypeKind::kTimestampNtz && k != TypeKind::kVoid) {
+        return ArgTypeError(node, 0, *args[0], "STRING, DATE or TIMESTAMP");
+      }
+      if (k == TypeKind::kDate) return args[0];
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef cast, CastTo(args[0], DataType::Date()));
+      if (cast->kind == BoundKind::kLiteral) return cast;
+      return call(BoundFn::kToDate, DataType::Date());
+    }
+    case BoundFn::kAggregate: {
+      DataTypeRef type;
+      if (name == "count") {
+        if (!node.star) DELTA_RETURN_IF_ERROR(Arity(node, n, 1, SIZE_MAX));
+        type = DataType::Long();
+      } else {
+        DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
+        DataTypeRef arg = args[0]->type;
+        if (name == "min" || name == "max") {
+          type = arg;
+        } else if (!arg->is_numeric()) {
+          return ArgTypeError(node, 0, *args[0], "numeric");
+        } else if (arg->kind() == TypeKind::kDecimal) {
+          const auto& d = static_cast<const DecimalType&>(*arg);
+          type = name == "sum" ? BoundedDecimal(d.precision() + 10, d.scale())
+                               : BoundedDecimal(d.precision() + 4, d.scale() + 4);
+        } else if (name == "sum") {
+          type = arg->is_integral() ? DataType::Long() : DataType::Double();
+        } else {
+          type = DataType::Double();
+        }
+      }
+      auto agg = std::make_shared<BoundExpr>(*call(BoundFn::kAggregate, type));
+      agg->star = node.star;
+      agg->distinct = node.distinct;
+      return BoundExprRef(agg);
+    }
+    default:
+      break;
+  }
+  return MakeError(ErrorCode::kInternal, "function {}() has no signature", name);
+}
+
+}  // namespace deltaguard::internal

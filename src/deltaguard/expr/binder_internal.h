@@ -1,0 +1,45 @@
+/// \file deltaguard/expr/binder_internal.h
+/// Type-coercion helpers shared by binder.cc and binder_functions.cc.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "deltaguard/expr/binder.h"
+
+namespace deltaguard::internal {
+
+BoundExprRef MakeCall(BoundFn fn, DataTypeRef type, std::vector<BoundExprRef> args,
+                      std::string name);
+BoundExprRef MakeLiteral(LiteralValue value);
+BoundExprRef NullOf(DataTypeRef type);
+
+/// "column 'a' (INT)" / "INT" / "string literal 'x'": how an operand appears in
+/// messages.
+std::string DescribeOperand(const BoundExpr& e);
+
+/// `e` converted to `type`: unchanged when equal, a typed NULL for a NULL literal, a
+/// folded literal for a string literal (Spark casts the literal side), else a kCast node.
+Result<BoundExprRef> CastTo(const BoundExprRef& e, const DataTypeRef& type);
+
+/// The common type of two numeric types (byte < short < int < long < decimal < float <
+/// double; decimal with float is double).
+DataTypeRef WiderNumeric(const DataType& a, const DataType& b);
+/// Decimal(p, s) whose precision exceeds 38 reduced as Spark does (keep integer digits,
+/// keep at least min(s, 6) fractional digits).
+DataTypeRef BoundedDecimal(int precision, int scale);
+/// The decimal type that holds every value of an integral type (INT -> DECIMAL(10,0)).
+DataTypeRef IntegralAsDecimal(const DataType& t);
+
+/// Find the common type of `args` and cast them all to it. String literals take the type
+/// of the other operands (DATE, numbers, ...). `what` names the construct in errors
+/// ("comparison '='", "CASE branches", "coalesce").
+Result<DataTypeRef> Unify(std::vector<BoundExprRef>* args, std::string_view what);
+
+/// Check that an explicit CAST from `from` to `to` is allowed (Spark's Cast.canCast,
+/// ANSI): kSchemaMismatch naming both types otherwise.
+Status CheckCastable(const DataType& from, const DataType& to);
+
+Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> args);
+
+}  // namespace deltaguard::internal

@@ -1,0 +1,471 @@
+#include "deltaguard/expr/parser.h"
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "deltaguard/expr/lexer_internal.h"
+#include "deltaguard/expr/literal.h"
+#include "deltaguard/schema/ddl.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard {
+namespace {
+
+using internal::Token;
+using internal::TokenKind;
+
+constexpr std::array<std::string_view, 23> kReserved = {
+    "and",     "or",   "not",   "in",    "is",       "null",   "true",    "false",
+    "between", "like", "ilike", "rlike", "regexp",   "case",   "when",    "then",
+    "else",    "end",  "as",    "div",   "distinct", "escape", "interval"};
+
+// Recursion guard: deeper input is rejected instead of overflowing the stack.
+constexpr int kMaxDepth = 256;
+
+class Parser {
+ public:
+  Parser(std::string_view sql, std::vector<Token> tokens)
+      : sql_(sql), tokens_(std::move(tokens)) {}
+
+  Result<ExprRef> ParseAll() {
+    DELTA_ASSIGN_OR_RETURN(ExprRef e, ParseOr());
+    if (Peek().kind != TokenKind::kEnd) {
+      return Fail(Peek(), "expected end of expression");
+    }
+    return e;
+  }
+
+ private:
+  const Token& Peek(size_t ahead = 0) const {
+    size_t i = std::min(idx_ + ahead, tokens_.size() - 1);
+    return tokens_[i];
+  }
+  const Token& Next() {
+    const Token& t = tokens_[idx_];
+    if (idx_ + 1 < tokens_.size()) ++idx_;
+    return t;
+  }
+  static bool IsKeyword(const Token& t, std::string_view kw) {
+    return t.kind == TokenKind::kIdent && EqualsIgnoreCase(t.text, kw);
+  }
+  static bool IsSymbol(const Token& t, std::string_view s) {
+    return t.kind == TokenKind::kSymbol && t.text == s;
+  }
+  bool AcceptKeyword(std::string_view kw) {
+    if (!IsKeyword(Peek(), kw)) return false;
+    Next();
+    return true;
+  }
+  bool AcceptSymbol(std::string_view s) {
+    if (!IsSymbol(Peek(), s)) return false;
+    Next();
+    return true;
+  }
+  static std::string Describe(const Token& t) {
+    switch (t.kind) {
+      case TokenKind::kEnd:
+        return "end of input";
+      case TokenKind::kString:
+        return "string literal";
+      case TokenKind::kQuotedIdent:
+        return "`" + t.text + "`";
+      default:
+        return "'" + t.text + "'";
+    }
+  }
+  Error Fail(const Token& t, std::string_view expected) const {
+    return internal::ExprSyntaxError(
+        sql_, t.pos, fmt::format("{} but found {}", expected, Describe(t)));
+  }
+  Status ExpectSymbol(std::string_view s) {
+    if (!AcceptSymbol(s)) return Fail(Peek(), fmt::format("expected '{}'", s));
+    return OkStatus();
+  }
+  Status ExpectKeyword(std::string_view kw) {
+    if (!AcceptKeyword(kw)) {
+      return Fail(Peek(), fmt::format("expected {}", AsciiToUpper(kw)));
+    }
+    return OkStatus();
+  }
+
+  struct DepthGuard {
+    explicit DepthGuard(int* d) : depth(d) { ++*depth; }
+    ~DepthGuard() { --*depth; }
+    int* depth;
+  };
+
+  Result<ExprRef> ParseOr() {
+    DepthGuard guard(&depth_);
+    if (depth_ > kMaxDepth) return Fail(Peek(), "expression nested too deeply");
+    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseAnd());
+    while (IsKeyword(Peek(), "or")) {
+      int32_t pos = Next().pos;
+      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseAnd());
+      left = Expr::Binary(ExprOp::kOr, left, right, pos);
+    }
+    return left;
+  }
+
+  Result<ExprRef> ParseAnd() {
+    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseNot());
+    while (IsKeyword(Peek(), "and")) {
+      int32_t pos = Next().pos;
+      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseNot());
+      left = Expr::Binary(ExprOp::kAnd, left, right, pos);
+    }
+    return left;
+  }
+
+  Result<ExprRef> ParseNot() {
+    if (IsKeyword(Peek(), "not")) {
+      DepthGuard guard(&depth_);
+      if (depth_ > kMaxDepth) return Fail(Peek(), "expression nested too deeply");
+      int32_t pos = Next().pos;
+      DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseNot());
+      return Expr::Unary(ExprOp::kNot, child, pos);
+    }
+    return ParsePredicate();
+  }
+
+  Result<ExprRef> ParsePredicate() {
+    DELTA_ASSIGN_OR_RETURN(ExprRef subject, ParseComparison());
+    const Token& t = Peek();
+    if (IsKeyword(t, "is")) {
+      int32_t pos = Next().pos;
+      bool negated = AcceptKeyword("not");
+      auto e = std::make_shared<Expr>();
+      e->position = pos;
+      e->negated = negated;
+      e->children.push_back(subject);
+      if (AcceptKeyword("null") || AcceptKeyword("unknown")) {
+        e->kind = ExprKind::kIsNull;
+        return ExprRef(e);
+      }
+      if (IsKeyword(Peek(), "true") || IsKeyword(Peek(), "false")) {
+        e->kind = ExprKind::kIsBool;
+        e->bool_value = IsKeyword(Next(), "true");
+        return ExprRef(e);
+      }
+      if (AcceptKeyword("distinct")) {
+        DELTA_RETURN_IF_ERROR(ExpectKeyword("from"));
+        DELTA_ASSIGN_OR_RETURN(ExprRef other, ParseComparison());
+        ExprRef eq = Expr::Binary(ExprOp::kNullSafeEq, subject, other, pos);
+        return negated ? eq : Expr::Unary(ExprOp::kNot, eq, pos);
+      }
+      return Fail(Peek(), "expected NULL, TRUE, FALSE or DISTINCT FROM after IS");
+    }
+    size_t save = idx_;
+    bool negated = AcceptKeyword("not");
+    const Token& k = Peek();
+    auto e = std::make_shared<Expr>();
+    e->position = k.pos;
+    e->negated = negated;
+    e->children.push_back(subject);
+    if (IsKeyword(k, "in")) {
+      Next();
+      e->kind = ExprKind::kIn;
+      DELTA_RETURN_IF_ERROR(ExpectSymbol("("));
+      do {
+        DELTA_ASSIGN_OR_RETURN(ExprRef item, ParseOr());
+        e->children.push_back(item);
+      } while (AcceptSymbol(","));
+      DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+      return ExprRef(e);
+    }
+    if (IsKeyword(k, "between")) {
+      Next();
+      e->kind = ExprKind::kBetween;
+      DELTA_ASSIGN_OR_RETURN(ExprRef lo, ParseComparison());
+      DELTA_RETURN_IF_ERROR(ExpectKeyword("and"));
+      DELTA_ASSIGN_OR_RETURN(ExprRef hi, ParseComparison());
+      e->children.push_back(lo);
+      e->children.push_back(hi);
+      return ExprRef(e);
+    }
+    if (IsKeyword(k, "like") || IsKeyword(k, "ilike") || IsKeyword(k, "rlike") ||
+        IsKeyword(k, "regexp")) {
+      std::string word = AsciiToLower(Next().text);
+      e->kind = ExprKind::kLike;
+      e->like_kind = word == "like"    ? LikeKind::kLike
+                     : word == "ilike" ? LikeKind::kILike
+                                       : LikeKind::kRLike;
+      DELTA_ASSIGN_OR_RETURN(ExprRef pattern, ParseComparison());
+      e->children.push_back(pattern);
+      return ExprRef(e);
+    }
+    if (negated) {
+      return Fail(Peek(), "expected IN, BETWEEN, LIKE, ILIKE or RLIKE after NOT");
+    }
+    idx_ = save;
+    return subject;
+  }
+
+  static ExprOp ComparisonOp(const Token& t) {
+    if (t.kind != TokenKind::kSymbol) return ExprOp::kNone;
+    const std::string& s = t.text;
+    if (s == "=" || s == "==") return ExprOp::kEq;
+    if (s == "<>" || s == "!=") return ExprOp::kNotEq;
+    if (s == "<") return ExprOp::kLt;
+    if (s == "<=") return ExprOp::kLtEq;
+    if (s == ">") return ExprOp::kGt;
+    if (s == ">=") return ExprOp::kGtEq;
+    if (s == "<=>") return ExprOp::kNullSafeEq;
+    return ExprOp::kNone;
+  }
+
+  Result<ExprRef> ParseComparison() {
+    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseAdditive());
+    for (ExprOp op; (op = ComparisonOp(Peek())) != ExprOp::kNone;) {
+      int32_t pos = Next().pos;
+      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseAdditive());
+      left = Expr::Binary(op, left, right, pos);
+    }
+    return left;
+  }
+
+  Result<ExprRef> ParseAdditive() {
+    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseMultiplicative());
+    while (true) {
+      const Token& t = Peek();
+      ExprOp op = IsSymbol(t, "+")    ? ExprOp::kAdd
+                  : IsSymbol(t, "-")  ? ExprOp::kSubtract
+                  : IsSymbol(t, "||") ? ExprOp::kConcat
+                                      : ExprOp::kNone;
+      if (op == ExprOp::kNone) return left;
+      int32_t pos = Next().pos;
+      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseMultiplicative());
+      left = Expr::Binary(op, left, right, pos);
+    }
+  }
+
+  Result<ExprRef> ParseMultiplicative() {
+    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseUnary());
+    while (true) {
+      const Token& t = Peek();
+      ExprOp op = IsSymbol(t, "*")      ? ExprOp::kMultiply
+                  : IsSymbol(t, "/")    ? ExprOp::kDivide
+                  : IsSymbol(t, "%")    ? ExprOp::kModulo
+                  : IsKeyword(t, "div") ? ExprOp::kIntDivide
+                                        : ExprOp::kNone;
+      if (op == ExprOp::kNone) return left;
+      int32_t pos = Next().pos;
+      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseUnary());
+      left = Expr::Binary(op, left, right, pos);
+    }
+  }
+
+  Result<ExprRef> ParseUnary() {
+    DepthGuard guard(&depth_);
+    if (depth_ > kMaxDepth) return Fail(Peek(), "expression nested too deeply");
+    if (IsSymbol(Peek(), "-") || IsSymbol(Peek(), "+")) {
+      const Token& sign = Next();
+      bool minus = sign.text == "-";
+      if (Peek().kind == TokenKind::kNumber) {
+        const Token& num = Next();
+        return NumberLiteral(num, minus ? "-" + num.text : num.text);
+      }
+      DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseUnary());
+      return minus ? Expr::Unary(ExprOp::kNegate, child, sign.pos) : child;
+    }
+    return ParsePrimary();
+  }
+
+  Result<ExprRef> NumberLiteral(const Token& t, const std::string& text) {
+    auto cls = ClassifyNumber(text);
+    if (!cls) return internal::ExprSyntaxError(sql_, t.pos, cls.error().message);
+    return Expr::Literal(cls->first, cls->second, t.pos);
+  }
+
+  Result<ExprRef> TypedLiteral(LiteralKind kind, const Token& word) {
+    const Token& str = Next();
+    auto lit = Expr::Literal(kind, str.text, word.pos);
+    auto value = EvaluateLiteral(*lit);
+    if (!value) return internal::ExprSyntaxError(sql_, str.pos, value.error().message);
+    return lit;
+  }
+
+  Result<ExprRef> ParsePrimary() {
+    const Token& t = Peek();
+    switch (t.kind) {
+      case TokenKind::kNumber:
+        Next();
+        return NumberLiteral(t, t.text);
+      case TokenKind::kString: {
+        int32_t pos = t.pos;
+        std::string value = Next().text;
+        while (Peek().kind == TokenKind::kString) value += Next().text;  // 'a' 'b'
+        return Expr::Literal(LiteralKind::kString, std::move(value), pos);
+      }
+      case TokenKind::kBinary: {
+        Next();
+        auto lit = Expr::Literal(LiteralKind::kBinary, AsciiToUpper(t.text), t.pos);
+        if (t.text.size() % 2 != 0) {
+          return internal::ExprSyntaxError(
+              sql_, t.pos, "binary literal needs an even number of hex digits");
+        }
+        return lit;
+      }
+      case TokenKind::kQuotedIdent:
+        return ParseNameOrCall();
+      case TokenKind::kIdent:
+        break;
+      default:
+        if (AcceptSymbol("(")) {
+          DELTA_ASSIGN_OR_RETURN(ExprRef inner, ParseOr());
+          DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+          return inner;
+        }
+        return Fail(t, "expected an expression");
+    }
+    std::string word = AsciiToLower(t.text);
+    if (word == "null" || word == "true" || word == "false") {
+      Next();
+      if (word == "null") return Expr::Literal(LiteralKind::kNull, "", t.pos);
+      return Expr::Literal(LiteralKind::kBoolean, word, t.pos);
+    }
+    if (word == "case") return ParseCase();
+    if ((word == "cast" || word == "try_cast") && IsSymbol(Peek(1), "("))
+      return ParseCast();
+    if (Peek(1).kind == TokenKind::kString) {
+      LiteralKind kind = LiteralKind::kNull;
+      if (word == "date") kind = LiteralKind::kDate;
+      if (word == "timestamp" || word == "timestamp_ltz") kind = LiteralKind::kTimestamp;
+      if (word == "timestamp_ntz") kind = LiteralKind::kTimestampNtz;
+      if (kind != LiteralKind::kNull) {
+        Next();
+        return TypedLiteral(kind, t);
+      }
+      if (word == "interval") {
+        return internal::ExprSyntaxError(sql_, t.pos,
+                                         "INTERVAL literals are not supported");
+      }
+    }
+    if (IsReservedWord(word)) return Fail(t, "expected an expression");
+    return ParseNameOrCall();
+  }
+
+  Result<ExprRef> ParseNameOrCall() {
+    const Token& first = Next();
+    int32_t pos = first.pos;
+    if (IsSymbol(Peek(), "(")) return ParseCall(first);
+    if (first.kind == TokenKind::kIdent) {
+      std::string word = AsciiToLower(first.text);
+      if (word == "current_date" || word == "current_timestamp") {
+        return Expr::Function(word, {}, pos);  // Spark allows them without parentheses
+      }
+    }
+    std::vector<std::string> path{first.text};
+    while (AcceptSymbol(".")) {
+      const Token& part = Peek();
+      if (part.kind != TokenKind::kIdent && part.kind != TokenKind::kQuotedIdent) {
+        return Fail(part, "expected a field name after '.'");
+      }
+      path.push_back(Next().text);
+    }
+    if (IsSymbol(Peek(), "(")) {
+      return Fail(Peek(),
+                  "qualified function names are not supported; expected an operator");
+    }
+    return Expr::Column(std::move(path), pos);
+  }
+
+  Result<ExprRef> ParseCall(const Token& name) {
+    Next();  // (
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::kFunction;
+    e->text = AsciiToLower(name.text);
+    e->position = name.pos;
+    if (AcceptSymbol("*")) {
+      e->star = true;
+    } else if (!IsSymbol(Peek(), ")")) {
+      e->distinct = AcceptKeyword("distinct");
+      do {
+        DELTA_ASSIGN_OR_RETURN(ExprRef arg, ParseOr());
+        e->children.push_back(arg);
+      } while (AcceptSymbol(","));
+    }
+    DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+    return ExprRef(e);
+  }
+
+  Result<ExprRef> ParseCase() {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::kCase;
+    e->position = Next().pos;
+    if (!IsKeyword(Peek(), "when")) {
+      DELTA_ASSIGN_OR_RETURN(ExprRef operand, ParseOr());
+      e->children.push_back(operand);
+      e->has_operand = true;
+    }
+    if (!IsKeyword(Peek(), "when")) return Fail(Peek(), "expected WHEN");
+    while (AcceptKeyword("when")) {
+      DELTA_ASSIGN_OR_RETURN(ExprRef cond, ParseOr());
+      DELTA_RETURN_IF_ERROR(ExpectKeyword("then"));
+      DELTA_ASSIGN_OR_RETURN(ExprRef value, ParseOr());
+      e->children.push_back(cond);
+      e->children.push_back(value);
+    }
+    if (AcceptKeyword("else")) {
+      DELTA_ASSIGN_OR_RETURN(ExprRef other, ParseOr());
+      e->children.push_back(other);
+      e->has_else = true;
+    }
+    DELTA_RETURN_IF_ERROR(ExpectKeyword("end"));
+    return ExprRef(e);
+  }
+
+  Result<ExprRef> ParseCast() {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::kCast;
+    const Token& word = Next();
+    e->position = word.pos;
+    e->try_cast = EqualsIgnoreCase(word.text, "try_cast");
+    Next();  // (
+    DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseOr());
+    e->children.push_back(child);
+    DELTA_RETURN_IF_ERROR(ExpectKeyword("as"));
+    // The type runs to the ')' that closes CAST; ParseDdlType reads it.
+    const Token& first = Peek();
+    int depth = 0;
+    int32_t end = first.pos;
+    while (Peek().kind != TokenKind::kEnd && !(depth == 0 && IsSymbol(Peek(), ")"))) {
+      if (IsSymbol(Peek(), "(")) ++depth;
+      if (IsSymbol(Peek(), ")")) --depth;
+      end = Next().end;
+    }
+    if (end == first.pos) return Fail(first, "expected a type");
+    std::string_view type_text = sql_.substr(first.pos, end - first.pos);
+    auto type = ParseDdlType(type_text);
+    if (!type) {
+      return internal::ExprSyntaxError(
+          sql_, first.pos, fmt::format("invalid type '{}' in CAST", type_text));
+    }
+    e->cast_type = *type;
+    DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+    return ExprRef(e);
+  }
+
+  std::string_view sql_;
+  std::vector<Token> tokens_;
+  size_t idx_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+bool IsReservedWord(std::string_view word) {
+  for (auto r : kReserved) {
+    if (EqualsIgnoreCase(word, r)) return true;
+  }
+  return false;
+}
+
+Result<ExprRef> ParseExpression(std::string_view sql) {
+  DELTA_ASSIGN_OR_RETURN(auto tokens, internal::Tokenize(sql));
+  Parser parser(sql, std::move(tokens));
+  return parser.ParseAll();
+}
+
+}  // namespace deltaguard

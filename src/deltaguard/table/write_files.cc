@@ -1,0 +1,44 @@
+// WriteFiles / SchemaOfInputFile: files on disk as write inputs (write.h).
+
+#include <fmt/format.h>
+
+#include "deltaguard/evolution/write_schema.h"
+#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/table/table.h"
+#include "deltaguard/table/write.h"
+#include "deltaguard/table/write_internal.h"
+
+namespace deltaguard {
+
+Result<WriteResult> WriteFiles(FileSystemRef fs, const std::string& path,
+                               const std::vector<std::string>& inputs,
+                               InputOptions input_options, const WriteOptions& options,
+                               const SessionSettings& session) {
+  DELTA_ASSIGN_OR_RETURN(std::string root, NormalizeTablePath(path));
+  DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs));
+  if (!input_options.type_hint && !options.overwrite_schema) {
+    DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, root));
+    if (snapshot) input_options.type_hint = snapshot->schema();
+  }
+  std::vector<BatchSource> sources;
+  for (const auto& file : files) {
+    DELTA_ASSIGN_OR_RETURN(InputFile inspected, InspectInput(file, input_options));
+    BatchSource source;
+    source.name = file;
+    source.schema = inspected.schema;
+    source.open = [inspected, input_options]() {
+      return OpenInput(inspected, input_options);
+    };
+    sources.push_back(std::move(source));
+  }
+  return WriteTable(std::move(fs), path, std::move(sources), options, session);
+}
+
+Result<SchemaRef> SchemaOfInputFile(const std::string& file,
+                                    const InputOptions& input_options) {
+  DELTA_ASSIGN_OR_RETURN(InputFile inspected, InspectInput(file, input_options));
+  DELTA_ASSIGN_OR_RETURN(SchemaRef schema, FromArrowSchema(*inspected.schema));
+  return SchemaForNewTable(*schema, file);
+}
+
+}  // namespace deltaguard

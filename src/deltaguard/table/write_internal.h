@@ -1,0 +1,62 @@
+/// \file deltaguard/table/write_internal.h
+/// Pieces shared by CreateTable and WriteTable (not part of the public API).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deltaguard/io/parquet/data_file_writer.h"
+#include "deltaguard/log/actions.h"
+#include "deltaguard/log/snapshot.h"
+#include "deltaguard/table/write.h"
+#include "deltaguard/txn/transaction.h"
+#include "deltaguard/util/result.h"
+
+namespace deltaguard::internal {
+
+/// The metadata and protocol of a new table (or of a table whose schema is replaced by
+/// overwriteSchema: then `previous` is its current metadata/protocol, whose id, name,
+/// description and configuration are kept). Validates properties, derives the minimal
+/// protocol, assigns column-mapping ids/physical names when the mode asks for them.
+struct NewTableState {
+  Metadata metadata;
+  Protocol protocol;
+  SchemaRef schema;
+};
+Result<NewTableState> PrepareNewTable(SchemaRef schema,
+                                      const std::vector<std::string>& partition_columns,
+                                      const StringMap& properties,
+                                      const std::optional<std::string>& name,
+                                      const std::optional<std::string>& description,
+                                      const Metadata* previous_metadata,
+                                      const Protocol* previous_protocol, int64_t now_ms);
+
+/// Stats options from delta.dataSkippingNumIndexedCols / dataSkippingStatsColumns /
+/// dataSkippingStringPrefixLength (invalid values are kInvalidArgument naming the key).
+Result<FileStatsOptions> StatsOptionsFor(const Metadata& metadata);
+
+/// The JSON array text Spark writes for partitionBy ("[\"a\",\"b\"]") as a JSON string
+/// value (operationParameters hold strings).
+std::string PartitionByParameter(const std::vector<std::string>& columns);
+
+/// The canonical (table-cased) names of `names`, or kSchemaMismatch for one that is not
+/// a top-level column.
+Result<std::vector<std::string>> CanonicalColumnNames(
+    const StructType& schema, const std::vector<std::string>& names);
+
+/// Milliseconds since the epoch, system clock.
+int64_t NowMillis();
+
+/// Table-root-relative file path of an add action, decoded for the FileSystem.
+std::string DataFilePath(const std::string& root, const std::string& relative_uri);
+
+/// Load the latest snapshot, or nullptr when `root` holds no Delta table yet.
+Result<SnapshotRef> LoadIfExists(const FileSystemRef& fs, const std::string& root);
+
+/// Write a checkpoint of `version` when the table's checkpoint interval asks for one;
+/// records the outcome in `result` (a checkpoint failure never fails the write).
+void MaybeCheckpoint(const FileSystemRef& fs, const std::string& root, int64_t version,
+                     const Metadata& metadata, WriteResult* result);
+
+}  // namespace deltaguard::internal
