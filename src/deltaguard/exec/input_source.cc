@@ -150,7 +150,8 @@ Result<std::shared_ptr<arrow::io::ReadableFile>> OpenLocal(const std::string& pa
 
 Result<OpenedInput> OpenParquet(const std::string& path, const InputOptions& options) {
   DELTA_RETURN_IF_ERROR(InitializeArrowCompute());
-  auto props = DefaultArrowReaderProperties(/*use_threads=*/false, options.batch_rows);
+  // Columns decode in parallel on the CPU pool: input decoding is half of a write.
+  auto props = DefaultArrowReaderProperties(/*use_threads=*/true, options.batch_rows);
   DELTA_ASSIGN_OR_RETURN(
       std::shared_ptr<parquet::arrow::FileReader> reader,
       OpenParquetFile(MakeLocalFileSystem(), path, props, ErrorCode::kCorruptData));

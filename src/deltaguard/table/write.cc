@@ -11,6 +11,7 @@
 
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/exec/batch_conformer.h"
+#include "deltaguard/exec/prefetch_reader.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/partitioned_writer.h"
@@ -225,7 +226,9 @@ Status WriteRows(std::vector<BatchSource>& sources, const WritePlan& plan,
     if (!conformer) {
       return WithContext(conformer.error(), fmt::format("input '{}'", source.name));
     }
-    DELTA_ASSIGN_OR_RETURN(auto reader, source.open());
+    DELTA_ASSIGN_OR_RETURN(auto opened, source.open());
+    // Decode the next input batch while this one is encoded.
+    auto reader = MakePrefetchingReader(std::move(opened));
     int64_t row = 0;
     while (true) {
       std::shared_ptr<arrow::RecordBatch> batch;

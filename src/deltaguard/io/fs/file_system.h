@@ -44,6 +44,12 @@ class FileSystem {
   virtual Result<std::string> ReadRange(const std::string& path, int64_t offset,
                                         int64_t length) const = 0;
 
+  /// ReadRange into `out` (which holds `length` bytes): same contract, no allocation.
+  /// The default implementation goes through ReadRange, so wrappers (fault injection)
+  /// see the read; the local file system reads straight into `out`.
+  virtual Status ReadRangeInto(const std::string& path, int64_t offset, int64_t length,
+                               char* out) const;
+
   virtual Result<FileInfo> Stat(const std::string& path) const = 0;
   virtual Result<bool> Exists(const std::string& path) const = 0;
 

@@ -137,24 +137,34 @@ class LocalFileSystem final : public FileSystem {
       return MakeError(ErrorCode::kInvalidArgument, "bad range {}+{} for '{}'", offset,
                        length, path);
     }
+    std::string data(static_cast<size_t>(length), '\0');
+    DELTA_RETURN_IF_ERROR(ReadRangeInto(path, offset, length, data.data()));
+    return data;
+  }
+
+  Status ReadRangeInto(const std::string& path, int64_t offset, int64_t length,
+                       char* out) const override {
+    if (offset < 0 || length < 0) {
+      return MakeError(ErrorCode::kInvalidArgument, "bad range {}+{} for '{}'", offset,
+                       length, path);
+    }
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return ErrnoError(errno, "open", path);
-    std::string data(static_cast<size_t>(length), '\0');
+    const size_t want = static_cast<size_t>(length);
     size_t done = 0;
-    while (done < data.size()) {
-      ssize_t n = ::pread(fd, data.data() + done, data.size() - done,
-                          static_cast<off_t>(offset + done));
+    while (done < want) {
+      ssize_t n = ::pread(fd, out + done, want - done, static_cast<off_t>(offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       done += static_cast<size_t>(n);
     }
     ::close(fd);
-    if (done != data.size()) {
+    if (done != want) {
       return MakeError(ErrorCode::kCorruptData,
                        "'{}' is truncated: wanted {} bytes at offset {}, got {}", path,
                        length, offset, done);
     }
-    return data;
+    return OkStatus();
   }
 
   Result<FileInfo> Stat(const std::string& path) const override {
@@ -206,6 +216,17 @@ class LocalFileSystem final : public FileSystem {
 }  // namespace
 
 FileSystemRef MakeLocalFileSystem() { return std::make_shared<LocalFileSystem>(); }
+
+Status FileSystem::ReadRangeInto(const std::string& path, int64_t offset, int64_t length,
+                                 char* out) const {
+  DELTA_ASSIGN_OR_RETURN(std::string data, ReadRange(path, offset, length));
+  if (static_cast<int64_t>(data.size()) != length) {
+    return MakeError(ErrorCode::kCorruptData, "'{}': short read at offset {}", path,
+                     offset);
+  }
+  std::memcpy(out, data.data(), data.size());
+  return OkStatus();
+}
 
 std::string JoinPath(std::string_view base, std::string_view child) {
   if (base.empty()) return std::string(child);
