@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, command 1 of 2: install everything (apt, pip; only what is missing), build,
 # then run the main job on the embedded default: describe and scan the bundled sample
-# table examples/orders. Command 2 is scripts/test.sh (the whole test suite).
+# table examples/orders, then land two CSV drops (examples/incoming) into a local table
+# under build/quickstart, the second with a new column. Command 2 is scripts/test.sh (the whole test suite).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup.sh
@@ -11,4 +12,26 @@ printf '\n$ deltaguard describe %s\n' "${TABLE}"
 "${BIN}" describe "${TABLE}"
 printf '\n$ deltaguard scan %s\n' "${TABLE}"
 "${BIN}" scan "${TABLE}"
+
+# The day a source schema changes: land two daily CSV drops into a local table; the
+# second brings a new column, which is refused until the write asks for evolution.
+WAREHOUSE="${DELTAGUARD_QUICKSTART_DIR:-build/quickstart}"
+BRONZE="${WAREHOUSE}/bronze_orders"
+rm -rf "${BRONZE}"
+mkdir -p "${WAREHOUSE}"
+step() { printf '\n$ deltaguard %s\n' "$*"; "${BIN}" "$@"; }
+step create "${BRONZE}" --schema \
+  'order_id BIGINT NOT NULL, customer STRING, amount DECIMAL(10,2), country STRING, ordered_at TIMESTAMP' \
+  --partition-by country
+step write "${BRONZE}" examples/incoming/orders_2024-04-01.csv
+printf '\n$ deltaguard write %s examples/incoming/orders_2024-04-02_coupon.csv\n' "${BRONZE}"
+if "${BIN}" write "${BRONZE}" examples/incoming/orders_2024-04-02_coupon.csv; then
+  echo "unexpected: a new column was accepted without --merge-schema" >&2
+  exit 1
+fi
+printf '(refused as intended: nothing was committed)\n'
+step write "${BRONZE}" examples/incoming/orders_2024-04-02_coupon.csv --merge-schema
+step scan "${BRONZE}"
+step history "${BRONZE}"
+
 printf '\nMore: scripts/demo.sh (a tour of every command), deltaguard help\n'

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pytest
 from deltalake import DeltaTable
 
-from cli_helpers import (EXAMPLE_TABLE, REPO_ROOT, assert_scan_matches,
+from cli_helpers import (EXAMPLE_TABLE, REPO_ROOT, assert_scan_matches, run_cli,
                          canonical_rows_from_arrow)
 
 
@@ -35,3 +35,24 @@ def test_example_table_matches_generator(tmp_path):
 @pytest.mark.parametrize("version", [0, 1, 2, 3])
 def test_example_scan_matches_deltalake(version):
     assert_scan_matches(EXAMPLE_TABLE, version=version)
+
+
+def test_quickstart_incoming_drops(tmp_path):
+    """The quick start's schema-change story on the bundled CSV drops."""
+    incoming = os.path.join(REPO_ROOT, "examples", "incoming")
+    table = str(tmp_path / "bronze_orders")
+    res = run_cli("create", table, "--schema",
+                  "order_id BIGINT NOT NULL, customer STRING, amount DECIMAL(10,2), "
+                  "country STRING, ordered_at TIMESTAMP", "--partition-by", "country")
+    assert res.returncode == 0, res.describe()
+    res = run_cli("write", table, os.path.join(incoming, "orders_2024-04-01.csv"))
+    assert res.returncode == 0, res.describe()
+    drop2 = os.path.join(incoming, "orders_2024-04-02_coupon.csv")
+    res = run_cli("write", table, drop2)
+    assert res.returncode == 1 and "coupon" in res.stderr and "--merge-schema" in res.stderr
+    res = run_cli("write", table, drop2, "--merge-schema")
+    assert res.returncode == 0, res.describe()
+    rows = {r["order_id"]: r for r in run_cli("scan", table, "--format", "jsonl").jsonl()}
+    assert sorted(rows) == [1001, 1002, 1003, 1004, 1005]
+    assert rows[1004]["coupon"] == "SPRING10" and rows[1001]["coupon"] is None
+    assert rows[1003]["customer"] == "chloé" and rows[1003]["amount"] == "120.50"
