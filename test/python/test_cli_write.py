@@ -415,3 +415,91 @@ def test_every_type_round_trips_through_deltalake(tmp_path):
     got = DeltaTable(path).to_pyarrow_table()
     assert got.num_rows == 2
     assert got.column("dec").to_pylist() == [D("1.23"), D("-99999999.99")]
+
+
+def test_replace_where_on_data_column_rewrites_partly_matching_files(tmp_path):
+    path = str(tmp_path / "t")
+    first = write_parquet(tmp_path / "a.parquet", pa.table({
+        "id": pa.array([1, 2, 3, 4], pa.int64()), "amount": [5.0, 50.0, 7.0, 70.0]}))
+    dg_write(path, first)
+    new = write_parquet(tmp_path / "b.parquet", pa.table({
+        "id": pa.array([20, 40], pa.int64()), "amount": [200.0, 400.0]}))
+    res = dg_write(path, new, mode="overwrite", replace_where="amount > 10", output="json")
+    out = json.loads(res.stdout)
+    assert out["rows"] == 2 and out["files_removed"] == 1
+    assert sorted((r["id"], r["amount"]) for r in dg_rows(path)) == [
+        (1, 5.0), (3, 7.0), (20, 200.0), (40, 400.0)]
+    assert_scan_matches(path)
+    # a NULL predicate result keeps the row (DELETE semantics) and a written row must be TRUE
+    bad = write_parquet(tmp_path / "c.parquet", pa.table({
+        "id": pa.array([9], pa.int64()), "amount": pa.array([None], pa.float64())}))
+    res = dg_write(path, bad, ok=False, mode="overwrite", replace_where="amount > 10")
+    assert_error(res, EXIT_REFUSED, contains=["DELTA_REPLACE_WHERE_MISMATCH", "amount"],
+                 multiline=True)
+
+
+def test_merge_schema_adds_nested_struct_field(tmp_path):
+    path = str(tmp_path / "t")
+    v0 = pa.table({"id": pa.array([1], pa.int64()),
+                   "customer": pa.array([{"name": "a"}], pa.struct([("name", pa.string())]))})
+    dg_write(path, write_parquet(tmp_path / "a.parquet", v0))
+    v1 = pa.table({"id": pa.array([2], pa.int64()),
+                   "customer": pa.array([{"name": "b", "tier": 3}],
+                                        pa.struct([("name", pa.string()),
+                                                   ("tier", pa.int32())]))})
+    res = dg_write(path, write_parquet(tmp_path / "b.parquet", v1), ok=False)
+    assert_error(res, EXIT_REFUSED, names=["customer.tier"], multiline=True)
+    res = dg_write(path, write_parquet(tmp_path / "b.parquet", v1), merge_schema=True)
+    assert "customer.tier" in res.stdout
+    rows = DeltaTable(path).to_pyarrow_table().sort_by("id").to_pylist()
+    assert rows == [{"id": 1, "customer": {"name": "a", "tier": None}},
+                    {"id": 2, "customer": {"name": "b", "tier": 3}}]
+    assert_scan_matches(path)
+
+
+def test_type_widening_through_merge_schema_needs_the_property(tmp_path):
+    path = str(tmp_path / "t")
+    run_cli("create", path, "--schema", "id BIGINT, qty INT")
+    wide = write_parquet(tmp_path / "a.parquet", pa.table({
+        "id": pa.array([1], pa.int64()), "qty": pa.array([2**40], pa.int64())}))
+    res = dg_write(path, wide, ok=False, merge_schema=True)
+    assert_error(res, EXIT_REFUSED, names=["qty"], contains=["delta.enableTypeWidening"],
+                 multiline=True)
+    path2 = str(tmp_path / "t2")
+    res = run_cli("create", path2, "--schema", "id BIGINT, qty INT", "--property",
+                  "delta.enableTypeWidening=true")
+    assert res.returncode == 0, res.describe()
+    assert "typeWidening" in dg_schema(path2)["protocol"]["writerFeatures"]
+    res = dg_write(path2, wide, merge_schema=True)
+    assert "qty" in res.stdout
+    field = dg_schema(path2)["schema"]["fields"][1]
+    assert field["type"] == "long"
+    assert field["metadata"]["delta.typeChanges"] == [
+        {"toType": "long", "fromType": "integer"}]
+    assert [r["qty"] for r in dg_rows(path2)] == [2**40]
+
+
+def test_column_mapping_table_written_with_physical_names(tmp_path):
+    path = str(tmp_path / "cm")
+    res = run_cli("create", path, "--schema", "id BIGINT, `order date` DATE",
+                  "--property", "delta.columnMapping.mode=name")
+    assert res.returncode == 0, res.describe()
+    info = dg_schema(path)
+    assert info["column_mapping_mode"] == "name"
+    assert "columnMapping" in info["protocol"]["writerFeatures"]
+    src = write_parquet(tmp_path / "a.parquet", pa.table({
+        "id": pa.array([1, 2], pa.int64()),
+        "order date": pa.array([dt.date(2024, 1, 1), None])}))
+    dg_write(path, src)
+    dg_write(path, write_parquet(tmp_path / "b.parquet", pa.table({
+        "id": pa.array([3], pa.int64()), "extra": ["x"]})), merge_schema=True)
+    fields = dg_schema(path)["schema"]["fields"]
+    ids = [f["metadata"]["delta.columnMapping.id"] for f in fields]
+    assert ids == [1, 2, 3]
+    assert all(f["metadata"]["delta.columnMapping.physicalName"].startswith("col-")
+               for f in fields)
+    assert dg_schema(path)["properties"]["delta.columnMapping.maxColumnId"] == "3"
+    import pyarrow.parquet as pq
+    names = pq.read_schema(data_files(path)[0]).names
+    assert all(n.startswith("col-") for n in names)
+    assert sorted(r["id"] for r in dg_rows(path)) == [1, 2, 3]
