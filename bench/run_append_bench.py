@@ -4,14 +4,15 @@
 (local[2], delta-spark) and plain pyarrow Parquet writing (no Delta log: the practical
 limit). Each run is a fresh process; engines alternate run by run so they see the same
 machine load. Reports medians of the write time (in-process; imports and Spark session
-start excluded; deltaguard's is the whole CLI process) and of peak RSS (wait4 ru_maxrss
-of the process; for Spark the driver JVM is a child of the Python process, so its
-maximum is the larger of the two), rows/s, and checks that every engine wrote all rows.
+start excluded; deltaguard's is the whole CLI process) and of peak RSS (the process and
+its children, e.g. Spark's driver JVM, sampled from /proc every 50 ms), rows/s, and
+checks that every engine wrote all rows.
 Results: bench/results/append.{json,md}."""
 
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -58,16 +59,55 @@ spark.stop()
 """
 
 
+def tree_rss_kib(root_pid):
+    """Resident memory of a process and all its descendants (KiB), from /proc."""
+    children = {}
+    rss = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/statm") as f:
+                pages = int(f.read().split()[1])
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        rss[int(entry)] = pages * os.sysconf("SC_PAGE_SIZE") // 1024
+    total, stack = 0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
 def run_measured(cmd, env=None):
+    """Runs `cmd`; returns stdout, wall seconds and peak RSS in MiB: the larger of the
+    process's own ru_maxrss and the peak of its whole process tree sampled every 50 ms
+    (Spark's driver JVM is a child of the Python process)."""
+    import threading
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    out = proc.stdout.read()
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
+    peak = [0]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], tree_rss_kib(proc.pid))
+            done.wait(0.05)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    out, err = proc.communicate()
+    done.set()
+    sampler.join()
     wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
+    if proc.returncode != 0:
         raise RuntimeError(f"{cmd[:3]} failed:\n{err.decode()[-3000:]}")
-    return out.decode(), wall, usage.ru_maxrss / 1024.0  # MiB
+    own = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # max over children so far
+    return out.decode(), wall, max(peak[0], 0) / 1024.0, own / 1024.0
 
 
 def count_rows(path, engine):
@@ -108,7 +148,7 @@ def main():
                 cmd = [PY, "-c", SPARK, src, out, REPO]
             else:
                 raise SystemExit(f"unknown engine {engine}")
-            stdout, wall, rss = run_measured(cmd)
+            stdout, wall, rss, _ = run_measured(cmd)
             seconds = wall if engine == "deltaguard" else float(stdout.strip().splitlines()[-1])
             rows = count_rows(out, engine)
             if rows != args.rows:

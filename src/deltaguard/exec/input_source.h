@@ -44,7 +44,7 @@ struct InputOptions {
   /// case-insensitively are parsed as the table's type; unmatched columns are inferred
   /// from the first block.
   SchemaRef type_hint;
-  int64_t batch_rows = 64 * 1024;
+  int64_t batch_rows = 256 * 1024;
 };
 
 /// An inspected input: its resolved format and the Arrow schema OpenInput will yield.

@@ -19,6 +19,17 @@ struct FileInfo {
   int64_t modification_time = 0;  ///< milliseconds since the epoch
 };
 
+/// A file being written by FileSystem::OpenForWrite: appended to piece by piece and
+/// published atomically by Close(). Destroying it without a successful Close() leaves
+/// no file behind (a partly written data file must never appear).
+class OutputFile {
+ public:
+  virtual ~OutputFile() = default;
+  virtual Status Append(std::string_view data) = 0;
+  /// Publish the file under its path, atomically (like FileSystem::Write). At most once.
+  virtual Status Close() = 0;
+};
+
 /// Abstract storage. Paths are absolute local paths (or what an implementation defines);
 /// the Delta layer never parses them beyond joining with '/'.
 ///
@@ -58,6 +69,12 @@ class FileSystem {
 
   /// Write (create or replace) `path` atomically; for data files and _last_checkpoint.
   virtual Status Write(const std::string& path, std::string_view data) = 0;
+
+  /// Write `path` as a stream: same contract as Write, without holding the whole file in
+  /// memory. The default buffers the data and calls Write() at Close(), so wrappers
+  /// (fault injection) see one Write; the local file system streams to a temporary file
+  /// and renames it into place.
+  virtual Result<std::unique_ptr<OutputFile>> OpenForWrite(const std::string& path);
 
   virtual Status Delete(const std::string& path) = 0;
   virtual Status CreateDirs(const std::string& dir) = 0;

@@ -65,6 +65,42 @@ Result<std::string> WriteTemp(const std::string& path, std::string_view data) {
   return tmp;
 }
 
+// Streams into a hidden temporary file next to the target; Close() fsyncs and renames it
+// into place, so the file appears whole or not at all.
+class LocalOutputFile final : public OutputFile {
+ public:
+  LocalOutputFile(std::string path, std::string tmp, int fd)
+      : path_(std::move(path)), tmp_(std::move(tmp)), fd_(fd) {}
+  ~LocalOutputFile() override {
+    if (fd_ >= 0) ::close(fd_);
+    if (!published_) ::unlink(tmp_.c_str());
+  }
+  Status Append(std::string_view data) override {
+    if (fd_ < 0) {
+      return MakeError(ErrorCode::kInternal, "append to closed file '{}'", path_);
+    }
+    return WriteAll(fd_, data, tmp_);
+  }
+  Status Close() override {
+    if (fd_ < 0) return MakeError(ErrorCode::kInternal, "'{}' closed twice", path_);
+    Status st = OkStatus();
+    if (::fsync(fd_) != 0) st = ErrnoError(errno, "fsync", tmp_);
+    ::close(fd_);
+    fd_ = -1;
+    if (!st) return st;
+    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+      return ErrnoError(errno, "write", path_);
+    published_ = true;
+    return OkStatus();
+  }
+
+ private:
+  std::string path_;
+  std::string tmp_;
+  int fd_;
+  bool published_ = false;
+};
+
 class LocalFileSystem final : public FileSystem {
  public:
   // readdir(3) order is arbitrary: names are filtered against `start_at` before any
@@ -200,6 +236,20 @@ class LocalFileSystem final : public FileSystem {
     return OkStatus();
   }
 
+  Result<std::unique_ptr<OutputFile>> OpenForWrite(const std::string& path) override {
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    auto slash = path.rfind('/');
+    std::string_view dir = slash == std::string::npos
+                               ? std::string_view()
+                               : std::string_view(path).substr(0, slash + 1);
+    std::string_view name = std::string_view(path).substr(dir.size());
+    std::string tmp =
+        fmt::format("{}{}{}.{:016x}.tmp", dir, dir.empty() ? "" : ".", name, rng());
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return ErrnoError(errno, "create", tmp);
+    return std::unique_ptr<OutputFile>(new LocalOutputFile(path, std::move(tmp), fd));
+  }
+
   Status Delete(const std::string& path) override {
     if (::unlink(path.c_str()) != 0) return ErrnoError(errno, "delete", path);
     return OkStatus();
@@ -216,6 +266,38 @@ class LocalFileSystem final : public FileSystem {
 }  // namespace
 
 FileSystemRef MakeLocalFileSystem() { return std::make_shared<LocalFileSystem>(); }
+
+namespace {
+
+// The default OpenForWrite: collect the bytes, publish them with one Write().
+class BufferedOutputFile final : public OutputFile {
+ public:
+  BufferedOutputFile(FileSystem* fs, std::string path)
+      : fs_(fs), path_(std::move(path)) {}
+  Status Append(std::string_view data) override {
+    data_.append(data);
+    return OkStatus();
+  }
+  Status Close() override {
+    if (closed_) return MakeError(ErrorCode::kInternal, "'{}' closed twice", path_);
+    closed_ = true;
+    Status st = fs_->Write(path_, data_);
+    data_.clear();
+    return st;
+  }
+
+ private:
+  FileSystem* fs_;
+  std::string path_;
+  std::string data_;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<OutputFile>> FileSystem::OpenForWrite(const std::string& path) {
+  return std::unique_ptr<OutputFile>(new BufferedOutputFile(this, path));
+}
 
 Status FileSystem::ReadRangeInto(const std::string& path, int64_t offset, int64_t length,
                                  char* out) const {

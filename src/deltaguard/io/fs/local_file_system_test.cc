@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/io/fs/file_system.h"
 
 namespace deltaguard {
@@ -243,6 +244,54 @@ TEST(JoinPathTest, JoinsWithExactlyOneSlash) {
   EXPECT_EQ(JoinPath("/", "x"), "/x");
   EXPECT_EQ(JoinPath("", "x"), "x");
   EXPECT_EQ(JoinPath("rel", "a/b"), "rel/a/b");
+}
+
+}  // namespace
+}  // namespace deltaguard
+
+namespace deltaguard {
+namespace {
+
+TEST_F(LocalFileSystemTest, OpenForWriteStreamsAndPublishesOnlyOnClose) {
+  std::string path = Path("part-0.parquet");
+  auto out = fs_->OpenForWrite(path);
+  ASSERT_TRUE(out) << out.error().ToString();
+  ASSERT_TRUE((*out)->Append("abc"));
+  ASSERT_TRUE((*out)->Append(std::string(1 << 20, 'x')));
+  EXPECT_FALSE(*fs_->Exists(path));  // nothing visible before Close
+  ASSERT_TRUE((*out)->Close());
+  EXPECT_EQ(fs_->ReadFile(path)->size(), 3u + (1u << 20));
+  EXPECT_FALSE((*out)->Close());  // at most once
+  EXPECT_THAT(AllEntries(), ElementsAre("part-0.parquet"));
+}
+
+TEST_F(LocalFileSystemTest, AbandonedOutputLeavesNoFile) {
+  {
+    auto out = fs_->OpenForWrite(Path("half.parquet"));
+    ASSERT_TRUE(out);
+    ASSERT_TRUE((*out)->Append("partial"));
+  }
+  EXPECT_TRUE(AllEntries().empty());
+}
+
+TEST(FileSystemDefaultTest, OpenForWriteGoesThroughWriteSoFaultsApply) {
+  const char* base = std::getenv("TEST_TMPDIR");
+  std::string dir = std::string(base ? base : "/tmp") + "/deltaguard_fsdef_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  auto faulty = std::make_shared<FaultInjectionFileSystem>(MakeLocalFileSystem());
+  faulty->FailNextMatching("data.bin", Fault::kError);
+  auto out = faulty->OpenForWrite(JoinPath(dir, "data.bin"));
+  ASSERT_TRUE(out);
+  ASSERT_TRUE((*out)->Append("payload"));
+  auto closed = (*out)->Close();
+  EXPECT_FALSE(closed);
+  EXPECT_FALSE(*faulty->Exists(JoinPath(dir, "data.bin")));
+  auto again = faulty->OpenForWrite(JoinPath(dir, "data.bin"));
+  ASSERT_TRUE((*again)->Append("payload"));
+  ASSERT_TRUE((*again)->Close());
+  EXPECT_EQ(*faulty->ReadFile(JoinPath(dir, "data.bin")), "payload");
+  std::error_code ec;
+  stdfs::remove_all(dir, ec);
 }
 
 }  // namespace

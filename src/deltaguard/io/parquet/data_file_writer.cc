@@ -2,6 +2,8 @@
 
 #include <arrow/array/data.h>
 #include <arrow/array/util.h>
+#include <arrow/io/buffered.h>
+#include <arrow/io/interfaces.h>
 #include <arrow/io/memory.h>
 #include <arrow/table.h>
 #include <arrow/util/byte_size.h>
@@ -104,6 +106,41 @@ Result<Codec> ParseCodec(std::string_view name) {
 
 }  // namespace
 
+namespace {
+
+// arrow::io::OutputStream over a FileSystem OutputFile: the Parquet writer streams the
+// file to storage instead of building it in memory. Close() publishes it.
+class OutputFileStream final : public arrow::io::OutputStream {
+ public:
+  explicit OutputFileStream(std::unique_ptr<OutputFile> file) : file_(std::move(file)) {}
+  arrow::Status Close() override {
+    if (closed_) return arrow::Status::OK();
+    closed_ = true;
+    Status st = file_->Close();
+    return st ? arrow::Status::OK() : internal::ToArrowStatus(st.error());
+  }
+  bool closed() const override { return closed_; }
+  /// Give up the file: later writes fail, Close() does not publish, the temporary is
+  /// removed when the OutputFile goes away.
+  void Abandon() { closed_ = true; }
+  arrow::Result<int64_t> Tell() const override { return position_; }
+  arrow::Status Write(const void* data, int64_t nbytes) override {
+    if (closed_) return arrow::Status::Invalid("write to a closed data file");
+    Status st = file_->Append(
+        std::string_view(static_cast<const char*>(data), static_cast<size_t>(nbytes)));
+    if (!st) return internal::ToArrowStatus(st.error());
+    position_ += nbytes;
+    return arrow::Status::OK();
+  }
+
+ private:
+  std::unique_ptr<OutputFile> file_;
+  int64_t position_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace
+
 class DataFileWriter::Impl {
  public:
   FileSystemRef fs;
@@ -119,7 +156,15 @@ class DataFileWriter::Impl {
   int64_t row_group_bytes = kMaxRowGroupBytes;
 
   // Current file.
-  std::shared_ptr<arrow::io::BufferOutputStream> sink;
+  std::shared_ptr<arrow::io::OutputStream> sink;  // buffered, over an OutputFile
+  std::string file_path;
+  OutputFileStream* raw_stream = nullptr;  // owned by `sink`
+
+  // A writer dropped before Finish() must not publish its half-written file (the
+  // Parquet writer and the buffered stream both close from their destructors).
+  ~Impl() {
+    if (raw_stream && writer) raw_stream->Abandon();
+  }
   std::unique_ptr<parquet::arrow::FileWriter> writer;
   std::unique_ptr<FileStatsCollector> stats;
   std::string file_name;
@@ -135,13 +180,17 @@ class DataFileWriter::Impl {
   Status OpenFile() {
     file_name = fmt::format("part-{:05d}-{}.c000{}.parquet", file_counter++,
                             GenerateUuidV4(), codec.file_infix);
-    // Reserve the expected file size up front: growing by doubling would copy the file
-    // several times (untouched reserved pages cost no memory).
-    DELTA_ARROW_ASSIGN_OR_RETURN(
-        sink,
-        arrow::io::BufferOutputStream::Create(
-            std::min<int64_t>(options.target_file_size_bytes + (8 << 20), 1LL << 30)),
-        ErrorCode::kIOError, "data file " + file_name);
+    std::string dir = directory.empty() ? table_root : JoinPath(table_root, directory);
+    file_path = JoinPath(dir, file_name);
+    DELTA_RETURN_IF_ERROR(fs->CreateDirs(dir));
+    DELTA_ASSIGN_OR_RETURN(auto output, fs->OpenForWrite(file_path));
+    auto raw = std::make_shared<OutputFileStream>(std::move(output));
+    raw_stream = raw.get();
+    // 1 MiB writes: few system calls, no whole-file buffer.
+    DELTA_ARROW_ASSIGN_OR_RETURN(sink,
+                                 arrow::io::BufferedOutputStream::Create(
+                                     1 << 20, arrow::default_memory_pool(), raw),
+                                 ErrorCode::kIOError, "data file " + file_name);
     auto props = parquet::WriterProperties::Builder()
                      .compression(codec.type)
                      ->version(parquet::ParquetVersion::PARQUET_2_6)
@@ -186,16 +235,12 @@ class DataFileWriter::Impl {
   Status CloseFile() {
     std::string context = "data file " + file_name;
     DELTA_ARROW_RETURN_NOT_OK(writer->Close(), ErrorCode::kIOError, context);
-    DELTA_ARROW_ASSIGN_OR_RETURN(auto buffer, sink->Finish(), ErrorCode::kIOError,
-                                 context);
     writer.reset();
+    // Publishes the file (atomically) once every byte is flushed.
+    DELTA_ARROW_RETURN_NOT_OK(sink->Close(), ErrorCode::kIOError, context);
     sink.reset();
-    std::string dir = directory.empty() ? table_root : JoinPath(table_root, directory);
-    std::string path = JoinPath(dir, file_name);
-    DELTA_RETURN_IF_ERROR(fs->CreateDirs(dir));
-    DELTA_RETURN_IF_ERROR(
-        fs->Write(path, std::string_view(reinterpret_cast<const char*>(buffer->data()),
-                                         static_cast<size_t>(buffer->size()))));
+    raw_stream = nullptr;
+    const std::string path = file_path;
     DELTA_ASSIGN_OR_RETURN(FileInfo info, fs->Stat(path));
     WrittenFile file;
     file.relative_path =
