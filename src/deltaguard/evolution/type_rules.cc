@@ -19,21 +19,6 @@ int IntegralDigits(TypeKind kind) {
 
 namespace {
 
-int IntegralRank(TypeKind kind) {
-  switch (kind) {
-    case TypeKind::kByte:
-      return 1;
-    case TypeKind::kShort:
-      return 2;
-    case TypeKind::kInteger:
-      return 3;
-    case TypeKind::kLong:
-      return 4;
-    default:
-      return 0;
-  }
-}
-
 // Shared by both relations: the widenings Delta 4.x lists, all of which are lossless.
 bool IsStrictWidening(const DataType& from, const DataType& to) {
   const TypeKind f = from.kind();

@@ -47,18 +47,6 @@ bool IsStringLiteral(const BoundExpr& e) {
 bool IsNullLiteral(const BoundExpr& e) {
   return e.kind == BoundKind::kLiteral && e.literal.is_null();
 }
-int IntegralRank(TypeKind k) {
-  switch (k) {
-    case TypeKind::kByte:
-      return 1;
-    case TypeKind::kShort:
-      return 2;
-    case TypeKind::kInteger:
-      return 3;
-    default:
-      return 4;
-  }
-}
 bool IsDateTime(TypeKind k) {
   return k == TypeKind::kDate || k == TypeKind::kTimestamp ||
          k == TypeKind::kTimestampNtz;

@@ -185,6 +185,21 @@ std::string DataType::ToString() const { return TypeName(); }
 
 bool DataType::Equals(const DataType& other) const { return kind_ == other.kind_; }
 
+int IntegralRank(TypeKind kind) {
+  switch (kind) {
+    case TypeKind::kByte:
+      return 1;
+    case TypeKind::kShort:
+      return 2;
+    case TypeKind::kInteger:
+      return 3;
+    case TypeKind::kLong:
+      return 4;
+    default:
+      return 0;
+  }
+}
+
 bool DataType::is_integral() const {
   return kind_ == TypeKind::kByte || kind_ == TypeKind::kShort ||
          kind_ == TypeKind::kInteger || kind_ == TypeKind::kLong;

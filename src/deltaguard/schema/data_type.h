@@ -124,6 +124,9 @@ class DataType {
 
 bool operator==(const DataType& a, const DataType& b);
 
+/// Width order of the integral types: byte 1, short 2, integer 3, long 4; 0 otherwise.
+int IntegralRank(TypeKind kind);
+
 class DecimalType final : public DataType {
  public:
   static constexpr int kMaxPrecision = 38;

@@ -105,19 +105,19 @@ Result<SnapshotRef> LoadIfExists(const FileSystemRef& fs, const std::string& roo
   return SnapshotRef();
 }
 
-Result<std::vector<std::string>> CanonicalColumnNames(
-    const StructType& schema, const std::vector<std::string>& names) {
-  std::vector<std::string> out;
-  for (const auto& name : names) {
-    int index = schema.FieldIndexCaseInsensitive(name);
-    if (index < 0) {
-      return MakeError(ErrorCode::kSchemaMismatch,
-                       "partition column '{}' is not a column of the schema {}", name,
-                       schema.ToString());
+void SetConfig(StringMap* config, std::string_view key, std::string value) {
+  for (auto& [k, v] : *config) {
+    if (EqualsIgnoreCase(k, key)) {
+      v = std::move(value);
+      return;
     }
-    out.push_back(schema.field(static_cast<size_t>(index)).name);
   }
-  return out;
+  config->emplace_back(std::string(key), std::move(value));
+}
+
+int64_t MaxColumnId(const StringMap& config) {
+  auto value = FindIgnoreCase(config, kColumnMappingMaxColumnIdProperty);
+  return value ? std::strtoll(value->c_str(), nullptr, 10) : 0;
 }
 
 std::string PartitionByParameter(const std::vector<std::string>& columns) {
@@ -179,16 +179,7 @@ Result<NewTableState> PrepareNewTable(SchemaRef schema,
   NewTableState state;
   StringMap configuration =
       previous_metadata ? previous_metadata->configuration : StringMap{};
-  for (const auto& [k, v] : properties) {
-    bool replaced = false;
-    for (auto& [ek, ev] : configuration) {
-      if (EqualsIgnoreCase(ek, k)) {
-        ev = v;
-        replaced = true;
-      }
-    }
-    if (!replaced) configuration.emplace_back(k, v);
-  }
+  for (const auto& [k, v] : properties) SetConfig(&configuration, k, v);
 
   // Column mapping: ids and physical names for every field. A replaced schema gets fresh
   // ones continuing after the old maxColumnId, as Spark does for overwriteSchema.
@@ -196,23 +187,11 @@ Result<NewTableState> PrepareNewTable(SchemaRef schema,
   probe.configuration = configuration;
   DELTA_ASSIGN_OR_RETURN(ColumnMappingMode mode, GetColumnMappingMode(probe));
   if (mode != ColumnMappingMode::kNone) {
-    int64_t max_id = 0;
-    if (auto current = probe.GetConfig("delta.columnMapping.maxColumnId")) {
-      max_id = std::strtoll(current->c_str(), nullptr, 10);
-    }
-    DELTA_ASSIGN_OR_RETURN(auto assigned, AssignColumnMapping(*schema, max_id, false));
+    DELTA_ASSIGN_OR_RETURN(
+        auto assigned, AssignColumnMapping(*schema, MaxColumnId(configuration), false));
     schema = assigned.schema;
-    bool replaced = false;
-    for (auto& [k, v] : configuration) {
-      if (EqualsIgnoreCase(k, "delta.columnMapping.maxColumnId")) {
-        v = std::to_string(assigned.max_column_id);
-        replaced = true;
-      }
-    }
-    if (!replaced) {
-      configuration.emplace_back("delta.columnMapping.maxColumnId",
-                                 std::to_string(assigned.max_column_id));
-    }
+    SetConfig(&configuration, kColumnMappingMaxColumnIdProperty,
+              std::to_string(assigned.max_column_id));
   }
 
   if (previous_protocol) {
@@ -221,9 +200,12 @@ Result<NewTableState> PrepareNewTable(SchemaRef schema,
     state.protocol = upgrade ? *upgrade : *previous_protocol;
     state.metadata.configuration = std::move(configuration);
   } else {
-    DELTA_ASSIGN_OR_RETURN(auto decision, ProtocolForNewTable(configuration, *schema));
-    state.protocol = std::move(decision.protocol);
-    state.metadata.configuration = std::move(decision.configuration);
+    // Read through the Result (no move out of it): GCC 12 misreports the moved-from
+    // optional feature lists as maybe-uninitialized.
+    auto decision = ProtocolForNewTable(configuration, *schema);
+    if (!decision) return decision.error();
+    state.protocol = decision->protocol;
+    state.metadata.configuration = decision->configuration;
   }
   state.metadata.id = previous_metadata ? previous_metadata->id : GenerateUuidV4();
   state.metadata.name =

@@ -184,22 +184,13 @@ Result<WritePlan> PlanExisting(const std::vector<SchemaRef>& inputs,
   if (changed) {
     Metadata updated = metadata;
     if (plan.mode != ColumnMappingMode::kNone) {
-      int64_t max_id = 0;
-      if (auto v = metadata.GetConfig("delta.columnMapping.maxColumnId"))
-        max_id = std::strtoll(v->c_str(), nullptr, 10);
-      DELTA_ASSIGN_OR_RETURN(auto assigned, AssignColumnMapping(*schema, max_id, false));
+      DELTA_ASSIGN_OR_RETURN(
+          auto assigned,
+          AssignColumnMapping(*schema, internal::MaxColumnId(metadata.configuration),
+                              false));
       schema = assigned.schema;
-      bool found = false;
-      for (auto& [k, v] : updated.configuration) {
-        if (EqualsIgnoreCase(k, "delta.columnMapping.maxColumnId")) {
-          v = std::to_string(assigned.max_column_id);
-          found = true;
-        }
-      }
-      if (!found) {
-        updated.configuration.emplace_back("delta.columnMapping.maxColumnId",
-                                           std::to_string(assigned.max_column_id));
-      }
+      internal::SetConfig(&updated.configuration, kColumnMappingMaxColumnIdProperty,
+                          std::to_string(assigned.max_column_id));
     }
     updated.schema_string = SchemaToJson(*schema);
     DELTA_ASSIGN_OR_RETURN(

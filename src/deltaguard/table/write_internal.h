@@ -40,10 +40,11 @@ Result<FileStatsOptions> StatsOptionsFor(const Metadata& metadata);
 /// value (operationParameters hold strings).
 std::string PartitionByParameter(const std::vector<std::string>& columns);
 
-/// The canonical (table-cased) names of `names`, or kSchemaMismatch for one that is not
-/// a top-level column.
-Result<std::vector<std::string>> CanonicalColumnNames(
-    const StructType& schema, const std::vector<std::string>& names);
+/// Set `key` in `config` (replacing any case-insensitive match, else appending).
+void SetConfig(StringMap* config, std::string_view key, std::string value);
+
+/// delta.columnMapping.maxColumnId of `config`, 0 when absent.
+int64_t MaxColumnId(const StringMap& config);
 
 /// Milliseconds since the epoch, system clock.
 int64_t NowMillis();

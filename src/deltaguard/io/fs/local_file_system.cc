@@ -40,21 +40,34 @@ Status WriteAll(int fd, std::string_view data, const std::string& path) {
   return OkStatus();
 }
 
-// Write `data` to a unique temporary file next to `path` and fsync it; the caller then
-// links or renames it into place, which is what makes the publish atomic.
-Result<std::string> WriteTemp(const std::string& path, std::string_view data) {
+// Create a unique hidden temporary file next to `path` ("dir/.name.<random>.tmp"),
+// opened for writing; the caller publishes it by link or rename, which is what makes
+// the write atomic.
+struct TempFile {
+  std::string path;
+  int fd = -1;
+};
+Result<TempFile> CreateTempFor(const std::string& path) {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
-  // Hidden name next to the target: "dir/.name.<random>.tmp". (Built in one format call:
-  // std::string::insert here trips GCC 12's -Wrestrict false positive at -O2.)
+  // Built in one format call: std::string::insert here trips GCC 12's -Wrestrict false
+  // positive at -O2.
   auto slash = path.rfind('/');
   std::string_view dir = slash == std::string::npos
                              ? std::string_view()
                              : std::string_view(path).substr(0, slash + 1);
   std::string_view name = std::string_view(path).substr(dir.size());
-  std::string tmp =
-      fmt::format("{}{}{}.{:016x}.tmp", dir, dir.empty() ? "" : ".", name, rng());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError(errno, "create", tmp);
+  TempFile temp;
+  temp.path = fmt::format("{}{}{}.{:016x}.tmp", dir, dir.empty() ? "" : ".", name, rng());
+  temp.fd = ::open(temp.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (temp.fd < 0) return ErrnoError(errno, "create", temp.path);
+  return temp;
+}
+
+// Write `data` to a new temporary file next to `path` and fsync it; returns its path.
+Result<std::string> WriteTemp(const std::string& path, std::string_view data) {
+  DELTA_ASSIGN_OR_RETURN(TempFile temp, CreateTempFor(path));
+  const std::string& tmp = temp.path;
+  const int fd = temp.fd;
   Status st = WriteAll(fd, data, tmp);
   if (st && ::fsync(fd) != 0) st = ErrnoError(errno, "fsync", tmp);
   ::close(fd);
@@ -237,17 +250,9 @@ class LocalFileSystem final : public FileSystem {
   }
 
   Result<std::unique_ptr<OutputFile>> OpenForWrite(const std::string& path) override {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    auto slash = path.rfind('/');
-    std::string_view dir = slash == std::string::npos
-                               ? std::string_view()
-                               : std::string_view(path).substr(0, slash + 1);
-    std::string_view name = std::string_view(path).substr(dir.size());
-    std::string tmp =
-        fmt::format("{}{}{}.{:016x}.tmp", dir, dir.empty() ? "" : ".", name, rng());
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return ErrnoError(errno, "create", tmp);
-    return std::unique_ptr<OutputFile>(new LocalOutputFile(path, std::move(tmp), fd));
+    DELTA_ASSIGN_OR_RETURN(TempFile temp, CreateTempFor(path));
+    return std::unique_ptr<OutputFile>(
+        new LocalOutputFile(path, std::move(temp.path), temp.fd));
   }
 
   Status Delete(const std::string& path) override {
