@@ -73,5 +73,7 @@ int RunHistory(const std::vector<std::string>& argv);
 int RunLog(const std::vector<std::string>& argv);
 int RunCreate(const std::vector<std::string>& argv);
 int RunWrite(const std::vector<std::string>& argv);
+int RunSql(const std::vector<std::string>& argv);    // cmd_sql.cc
+int RunShell(const std::vector<std::string>& argv);  // cmd_shell.cc
 
 }  // namespace deltaguard::cli

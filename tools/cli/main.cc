@@ -39,6 +39,15 @@ commands:
       creates the table when it does not exist. Every write is checked against the
       table schema: new columns need --merge-schema, types are cast only when lossless,
       NOT NULL columns must have values.
+  sql [--warehouse DIR] [--format table|csv|jsonl] [--conf key=value]...
+      ("STATEMENT; ..." | -f FILE.sql | -)
+      run Spark SQL statements (CREATE TABLE, INSERT, SELECT, DESCRIBE, ...) in order,
+      stopping at the first error; `-` or no script reads stdin. Names resolve in the
+      warehouse (default ./warehouse, or $DELTAGUARD_WAREHOUSE). Rows go to stdout;
+      statements without rows print their message (stdout for table, else stderr).
+  shell [--warehouse DIR] [--format table|csv|jsonl] [--conf key=value]...
+      interactive SQL prompt with line editing and history (~/.deltaguard_history or
+      $DELTAGUARD_HISTORY); .help lists its dot commands
   help
       this text
 
@@ -47,6 +56,7 @@ T is a timestamp: 2024-01-31, '2024-01-31 12:00:00', 2024-01-31T12:00:00Z or epo
 
 exit codes: 0 success; 1 refused or check failed; 2 usage or invalid input;
             3 I/O or internal error (e.g. a corrupt table)
+            (sql/shell: a failed statement is 1, or 3 for I/O and internal errors)
 )";
 
 }  // namespace
@@ -74,6 +84,8 @@ int main(int argc, char** argv) {
   if (command == "log") return RunLog(rest);
   if (command == "create") return RunCreate(rest);
   if (command == "write") return RunWrite(rest);
+  if (command == "sql") return RunSql(rest);
+  if (command == "shell") return RunShell(rest);
   std::cerr << "deltaguard: unknown command '" << command << "'\n\n" << kUsage;
   return kExitUsage;
 }

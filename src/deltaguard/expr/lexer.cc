@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cctype>
 #include <string>
 
@@ -36,7 +37,8 @@ void AppendUtf8(std::string* out, uint32_t cp) {
 
 // Spark's unescapeSQLString rules: \0 \b \n \r \t \Z, \uXXXX, \% and \_ keep their
 // backslash (LIKE needs it), any other escaped character stands for itself.
-Result<size_t> LexString(std::string_view sql, size_t i, std::string* out) {
+Result<size_t> LexString(std::string_view sql, size_t i, std::string* out,
+                         const SyntaxErrorFn& error) {
   const char quote = sql[i];
   size_t start = i++;
   while (i < sql.size()) {
@@ -81,15 +83,14 @@ Result<size_t> LexString(std::string_view sql, size_t i, std::string* out) {
           for (int k = 0; k < 4; ++k) {
             int h = i + k < sql.size() ? HexValue(sql[i + k]) : -1;
             if (h < 0) {
-              return ExprSyntaxError(sql, static_cast<int32_t>(i - 2),
-                                     "invalid \\u escape (expected 4 hex digits)");
+              return error(static_cast<int32_t>(i - 2),
+                           "invalid \\u escape (expected 4 hex digits)");
             }
             cp = cp * 16 + static_cast<uint32_t>(h);
           }
           i += 4;
           if (cp >= 0xD800 && cp <= 0xDFFF) {
-            return ExprSyntaxError(sql, static_cast<int32_t>(i - 6),
-                                   "\\u escape is a lone surrogate");
+            return error(static_cast<int32_t>(i - 6), "\\u escape is a lone surrogate");
           }
           AppendUtf8(out, cp);
           break;
@@ -102,7 +103,7 @@ Result<size_t> LexString(std::string_view sql, size_t i, std::string* out) {
     out->push_back(c);
     ++i;
   }
-  return ExprSyntaxError(sql, static_cast<int32_t>(start), "unterminated string literal");
+  return error(static_cast<int32_t>(start), "unterminated string literal");
 }
 
 }  // namespace
@@ -123,7 +124,44 @@ Error ExprSyntaxError(std::string_view sql, int32_t pos, std::string_view what) 
                    pos + 1, line, std::string(pos - line_start, ' '));
 }
 
+LineColumn LineColumnAt(std::string_view text, int32_t pos) {
+  size_t end = std::min(static_cast<size_t>(std::max(pos, 0)), text.size());
+  LineColumn lc{1, 1};
+  for (size_t i = 0; i < end; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      ++lc.line;
+      lc.column = 1;
+    } else if ((c & 0xC0) != 0x80) {
+      ++lc.column;
+    }
+  }
+  return lc;
+}
+
+Error ScriptSyntaxError(std::string_view script, int32_t pos, std::string_view what) {
+  size_t at = std::min(static_cast<size_t>(std::max(pos, 0)), script.size());
+  LineColumn lc = LineColumnAt(script, static_cast<int32_t>(at));
+  size_t newline = script.substr(0, at).rfind('\n');
+  size_t line_start = newline == std::string_view::npos ? 0 : newline + 1;
+  size_t line_end = script.find('\n', at);
+  if (line_end == std::string_view::npos) line_end = script.size();
+  std::string line(script.substr(line_start, line_end - line_start));
+  for (char& c : line) {
+    if (c == '\t' || c == '\r') c = ' ';
+  }
+  return MakeError(ErrorCode::kParseError,
+                   "syntax error at line {}, column {}: {}\n  {}\n  {}^", lc.line,
+                   lc.column, what, line, std::string(lc.column - 1, ' '));
+}
+
 Result<std::vector<Token>> Tokenize(std::string_view sql) {
+  return Tokenize(sql, [sql](int32_t pos, std::string_view what) {
+    return ExprSyntaxError(sql, pos, what);
+  });
+}
+
+Result<std::vector<Token>> Tokenize(std::string_view sql, const SyntaxErrorFn& error) {
   if (sql.size() > (1u << 30)) {
     return MakeError(ErrorCode::kParseError, "expression is too long ({} bytes)",
                      sql.size());
@@ -147,7 +185,7 @@ Result<std::vector<Token>> Tokenize(std::string_view sql) {
     if (c == '/' && i + 1 < sql.size() && sql[i + 1] == '*') {
       size_t close = sql.find("*/", i + 2);
       if (close == std::string_view::npos) {
-        return ExprSyntaxError(sql, static_cast<int32_t>(i), "unterminated comment");
+        return error(static_cast<int32_t>(i), "unterminated comment");
       }
       i = close + 2;
       continue;
@@ -157,14 +195,13 @@ Result<std::vector<Token>> Tokenize(std::string_view sql) {
     if ((c == 'x' || c == 'X') && i + 1 < sql.size() && sql[i + 1] == '\'') {
       size_t close = sql.find('\'', i + 2);
       if (close == std::string_view::npos) {
-        return ExprSyntaxError(sql, static_cast<int32_t>(i),
-                               "unterminated binary literal");
+        return error(static_cast<int32_t>(i), "unterminated binary literal");
       }
       std::string hex(sql.substr(i + 2, close - i - 2));
       for (size_t k = 0; k < hex.size(); ++k) {
         if (HexValue(hex[k]) < 0) {
-          return ExprSyntaxError(sql, static_cast<int32_t>(i + 2 + k),
-                                 "invalid hex digit in binary literal");
+          return error(static_cast<int32_t>(i + 2 + k),
+                       "invalid hex digit in binary literal");
         }
       }
       push(TokenKind::kBinary, std::move(hex), start, close + 1);
@@ -198,7 +235,7 @@ Result<std::vector<Token>> Tokenize(std::string_view sql) {
     }
     if (c == '\'' || c == '"') {
       std::string value;
-      DELTA_ASSIGN_OR_RETURN(size_t end, LexString(sql, i, &value));
+      DELTA_ASSIGN_OR_RETURN(size_t end, LexString(sql, i, &value, error));
       push(TokenKind::kString, std::move(value), start, end);
       i = end;
       continue;
@@ -221,14 +258,13 @@ Result<std::vector<Token>> Tokenize(std::string_view sql) {
         name.push_back(sql[i++]);
       }
       if (!closed) {
-        return ExprSyntaxError(sql, static_cast<int32_t>(start),
-                               "unterminated quoted identifier");
+        return error(static_cast<int32_t>(start), "unterminated quoted identifier");
       }
       push(TokenKind::kQuotedIdent, std::move(name), start, i);
       continue;
     }
     static constexpr std::string_view kThree[] = {"<=>"};
-    static constexpr std::string_view kTwo[] = {"==", "<>", "!=", "<=", ">=", "||"};
+    static constexpr std::string_view kTwo[] = {"==", "<>", "!=", "<=", ">=", "||", "=>"};
     std::string_view rest = sql.substr(i);
     size_t len = 0;
     for (auto s : kThree) {
@@ -239,12 +275,12 @@ Result<std::vector<Token>> Tokenize(std::string_view sql) {
         if (rest.substr(0, 2) == s) len = 2;
       }
     }
-    if (len == 0 && std::string_view("(),.+-*/%=<>:").find(c) != std::string_view::npos) {
+    if (len == 0 &&
+        std::string_view("(),.+-*/%=<>:;").find(c) != std::string_view::npos) {
       len = 1;
     }
     if (len == 0) {
-      return ExprSyntaxError(sql, static_cast<int32_t>(i),
-                             fmt::format("unexpected character '{}'", c));
+      return error(static_cast<int32_t>(i), fmt::format("unexpected character '{}'", c));
     }
     push(TokenKind::kSymbol, std::string(rest.substr(0, len)), start, i + len);
     i += len;

@@ -7,6 +7,7 @@
 
 #include "deltaguard/expr/lexer_internal.h"
 #include "deltaguard/expr/literal.h"
+#include "deltaguard/expr/parser_internal.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/util/string_util.h"
 
@@ -26,8 +27,10 @@ constexpr int kMaxDepth = 256;
 
 class Parser {
  public:
-  Parser(std::string_view sql, std::vector<Token> tokens)
-      : sql_(sql), tokens_(std::move(tokens)) {}
+  /// `tokens` must outlive the parser and end with a kEnd token.
+  Parser(std::string_view sql, const std::vector<Token>& tokens,
+         internal::SyntaxErrorFn error, size_t start = 0)
+      : sql_(sql), tokens_(tokens), error_(std::move(error)), idx_(start) {}
 
   Result<ExprRef> ParseAll() {
     DELTA_ASSIGN_OR_RETURN(ExprRef e, ParseOr());
@@ -36,6 +39,11 @@ class Parser {
     }
     return e;
   }
+
+  /// One expression from the current token; stops before the first token that cannot
+  /// continue it.
+  Result<ExprRef> ParseOne() { return ParseOr(); }
+  size_t index() const { return idx_; }
 
  private:
   const Token& Peek(size_t ahead = 0) const {
@@ -76,8 +84,7 @@ class Parser {
     }
   }
   Error Fail(const Token& t, std::string_view expected) const {
-    return internal::ExprSyntaxError(
-        sql_, t.pos, fmt::format("{} but found {}", expected, Describe(t)));
+    return error_(t.pos, fmt::format("{} but found {}", expected, Describe(t)));
   }
   Status ExpectSymbol(std::string_view s) {
     if (!AcceptSymbol(s)) return Fail(Peek(), fmt::format("expected '{}'", s));
@@ -274,7 +281,7 @@ class Parser {
 
   Result<ExprRef> NumberLiteral(const Token& t, const std::string& text) {
     auto cls = ClassifyNumber(text);
-    if (!cls) return internal::ExprSyntaxError(sql_, t.pos, cls.error().message);
+    if (!cls) return error_(t.pos, cls.error().message);
     return Expr::Literal(cls->first, cls->second, t.pos);
   }
 
@@ -282,7 +289,7 @@ class Parser {
     const Token& str = Next();
     auto lit = Expr::Literal(kind, str.text, word.pos);
     auto value = EvaluateLiteral(*lit);
-    if (!value) return internal::ExprSyntaxError(sql_, str.pos, value.error().message);
+    if (!value) return error_(str.pos, value.error().message);
     return lit;
   }
 
@@ -302,8 +309,7 @@ class Parser {
         Next();
         auto lit = Expr::Literal(LiteralKind::kBinary, AsciiToUpper(t.text), t.pos);
         if (t.text.size() % 2 != 0) {
-          return internal::ExprSyntaxError(
-              sql_, t.pos, "binary literal needs an even number of hex digits");
+          return error_(t.pos, "binary literal needs an even number of hex digits");
         }
         return lit;
       }
@@ -338,8 +344,7 @@ class Parser {
         return TypedLiteral(kind, t);
       }
       if (word == "interval") {
-        return internal::ExprSyntaxError(sql_, t.pos,
-                                         "INTERVAL literals are not supported");
+        return error_(t.pos, "INTERVAL literals are not supported");
       }
     }
     if (IsReservedWord(word)) return Fail(t, "expected an expression");
@@ -439,8 +444,7 @@ class Parser {
     std::string_view type_text = sql_.substr(first.pos, end - first.pos);
     auto type = ParseDdlType(type_text);
     if (!type) {
-      return internal::ExprSyntaxError(
-          sql_, first.pos, fmt::format("invalid type '{}' in CAST", type_text));
+      return error_(first.pos, fmt::format("invalid type '{}' in CAST", type_text));
     }
     e->cast_type = *type;
     DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
@@ -448,7 +452,8 @@ class Parser {
   }
 
   std::string_view sql_;
-  std::vector<Token> tokens_;
+  const std::vector<Token>& tokens_;
+  internal::SyntaxErrorFn error_;
   size_t idx_ = 0;
   int depth_ = 0;
 };
@@ -464,8 +469,26 @@ bool IsReservedWord(std::string_view word) {
 
 Result<ExprRef> ParseExpression(std::string_view sql) {
   DELTA_ASSIGN_OR_RETURN(auto tokens, internal::Tokenize(sql));
-  Parser parser(sql, std::move(tokens));
+  Parser parser(sql, tokens, [sql](int32_t pos, std::string_view what) {
+    return internal::ExprSyntaxError(sql, pos, what);
+  });
   return parser.ParseAll();
 }
+
+namespace internal {
+
+Result<ExprRef> ParseExpressionAt(std::string_view sql, const std::vector<Token>& tokens,
+                                  size_t* index, const SyntaxErrorFn& error) {
+  if (tokens.empty() || tokens.back().kind != TokenKind::kEnd ||
+      *index >= tokens.size()) {
+    return MakeError(ErrorCode::kInternal, "ParseExpressionAt: bad token range");
+  }
+  Parser parser(sql, tokens, error, *index);
+  DELTA_ASSIGN_OR_RETURN(ExprRef e, parser.ParseOne());
+  *index = parser.index();
+  return e;
+}
+
+}  // namespace internal
 
 }  // namespace deltaguard

@@ -8,7 +8,11 @@
 
 #include "deltaguard/evolution/write_checks.h"
 #include "deltaguard/evolution/write_schema.h"
+#include "deltaguard/exec/batch_conformer.h"
+#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/checkpoint_writer.h"
+#include "deltaguard/io/parquet/partitioned_writer.h"
 #include "deltaguard/protocol/column_mapping.h"
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/protocol/write_protocol.h"
@@ -51,9 +55,13 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
   std::string lower = AsciiToLower(Trim(key));
   if (lower == "spark.databricks.delta.schema.automerge.enabled" ||
       lower == "deltaguard.schema.automerge") {
-    DELTA_ASSIGN_OR_RETURN(auto enabled, ParseBoolProperty(key, Trim(value)));
-    auto_merge = enabled;
-    return OkStatus();
+    std::string_view v = Trim(value);
+    if (EqualsIgnoreCase(v, "true") || EqualsIgnoreCase(v, "false")) {
+      auto_merge = EqualsIgnoreCase(v, "true");
+      return OkStatus();
+    }
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "setting '{}' must be true or false, found '{}'", key, value);
   }
   return MakeError(ErrorCode::kInvalidArgument,
                    "unknown setting '{}' (known: "
@@ -249,6 +257,33 @@ void MaybeCheckpoint(const FileSystemRef& fs, const std::string& root, int64_t v
 
 }  // namespace internal
 
+namespace {
+
+// commitInfo of a table definition (CREATE TABLE, REPLACE TABLE, ...): Spark's
+// operationParameters partitionBy, description, properties and isManaged.
+OperationInfo CreateOperation(std::string operation, const Metadata& metadata) {
+  OperationInfo op;
+  op.operation = std::move(operation);
+  op.parameters_json.emplace_back(
+      "partitionBy", internal::PartitionByParameter(metadata.partition_columns));
+  if (metadata.description) {
+    op.parameters_json.emplace_back("description", JsonQuote(*metadata.description));
+  }
+  std::string props = "{";
+  for (size_t i = 0; i < metadata.configuration.size(); ++i) {
+    if (i > 0) props += ",";
+    AppendJsonString(&props, metadata.configuration[i].first);
+    props += ":";
+    AppendJsonString(&props, metadata.configuration[i].second);
+  }
+  props += "}";
+  op.parameters_json.emplace_back("properties", JsonQuote(props));
+  op.parameters_json.emplace_back("isManaged", "\"false\"");
+  return op;
+}
+
+}  // namespace
+
 Result<WriteResult> CreateTable(FileSystemRef fs, const std::string& path,
                                 const CreateTableOptions& options,
                                 const SessionSettings& session) {
@@ -280,24 +315,7 @@ Result<WriteResult> CreateTable(FileSystemRef fs, const std::string& path,
   DELTA_ASSIGN_OR_RETURN(auto txn, Transaction::Begin(fs, root, nullptr, txn_options));
   txn->SetProtocol(state.protocol);
   txn->SetMetadata(state.metadata);
-  OperationInfo op;
-  op.operation = "CREATE TABLE";
-  op.parameters_json.emplace_back(
-      "partitionBy", internal::PartitionByParameter(state.metadata.partition_columns));
-  if (state.metadata.description) {
-    op.parameters_json.emplace_back("description",
-                                    JsonQuote(*state.metadata.description));
-  }
-  std::string props = "{";
-  for (size_t i = 0; i < state.metadata.configuration.size(); ++i) {
-    if (i > 0) props += ",";
-    AppendJsonString(&props, state.metadata.configuration[i].first);
-    props += ":";
-    AppendJsonString(&props, state.metadata.configuration[i].second);
-  }
-  props += "}";
-  op.parameters_json.emplace_back("properties", JsonQuote(props));
-  op.parameters_json.emplace_back("isManaged", "\"false\"");
+  OperationInfo op = CreateOperation("CREATE TABLE", state.metadata);
   auto committed = txn->Commit(op);
   if (!committed) {
     if (committed.error().code == ErrorCode::kCommitConflict && options.if_not_exists) {
@@ -311,6 +329,194 @@ Result<WriteResult> CreateTable(FileSystemRef fs, const std::string& path,
   result.created = true;
   result.schema_changed = true;
   result.commit_attempts = committed->attempts;
+  return result;
+}
+
+namespace {
+
+// Table properties a replaced table keeps unless the new definition sets them: protocol
+// state that cannot go back (column ids continue after maxColumnId; the column-mapping
+// mode and in-commit timestamps stay on, as the protocol keeps their features).
+constexpr std::string_view kRetainedOnReplace[] = {
+    kColumnMappingMaxColumnIdProperty,
+    "delta.columnMapping.mode",
+    "delta.enableInCommitTimestamps",
+    "delta.inCommitTimestampEnablementVersion",
+    "delta.inCommitTimestampEnablementTimestamp",
+};
+
+RemoveFile RemoveAll(const AddFile& add, int64_t now) {
+  RemoveFile remove;
+  remove.path = add.path;
+  remove.deletion_timestamp = now;
+  remove.data_change = true;
+  remove.extended_file_metadata = true;
+  remove.partition_values = add.partition_values;
+  remove.size = add.size;
+  remove.stats = add.stats;
+  remove.tags = add.tags;
+  remove.deletion_vector = add.deletion_vector;
+  remove.base_row_id = add.base_row_id;
+  remove.default_row_commit_version = add.default_row_commit_version;
+  return remove;
+}
+
+// Write `data` conformed to `state`'s schema; the files are not committed yet.
+Result<std::vector<WrittenFile>> WriteReplacementRows(
+    const FileSystemRef& fs, const std::string& root, const std::string& path,
+    const internal::NewTableState& state, BatchSource& data, int64_t* rows) {
+  DataFileWriterOptions file_options;
+  DELTA_ASSIGN_OR_RETURN(file_options.stats, internal::StatsOptionsFor(state.metadata));
+  DELTA_ASSIGN_OR_RETURN(ColumnMappingMode mode, GetColumnMappingMode(state.metadata));
+  DELTA_ASSIGN_OR_RETURN(
+      auto writer,
+      PartitionedWriter::Make(fs, root, state.schema, state.metadata.partition_columns,
+                              mode, file_options));
+  auto write = [&]() -> Status {
+    ConformOptions conform_options;
+    conform_options.by_position = data.by_position;
+    conform_options.table_name = path;
+    DELTA_ASSIGN_OR_RETURN(
+        auto conformer, BatchConformer::Make(state.schema, data.schema, conform_options));
+    DELTA_ASSIGN_OR_RETURN(auto reader, data.open());
+    int64_t row = 0;
+    while (true) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      auto st = reader->ReadNext(&batch);
+      if (!st.ok()) {
+        return internal::FromArrowStatus(st, ErrorCode::kCorruptData,
+                                         fmt::format("input '{}'", data.name));
+      }
+      if (!batch) break;
+      DELTA_ASSIGN_OR_RETURN(auto conformed, conformer->Conform(*batch, row));
+      DELTA_RETURN_IF_ERROR(writer->Write(conformed));
+      row += batch->num_rows();
+    }
+    return OkStatus();
+  };
+  if (auto st = write(); !st) {
+    writer->Abort();
+    return WithContext(st.error(), fmt::format("input '{}'", data.name));
+  }
+  auto files = writer->Finish();
+  if (!files) {
+    writer->Abort();
+    return files.error();
+  }
+  *rows = writer->rows_written();
+  return files;
+}
+
+}  // namespace
+
+Result<WriteResult> ReplaceTable(FileSystemRef fs, const std::string& path,
+                                 const CreateTableOptions& options,
+                                 std::optional<BatchSource> data,
+                                 const std::string& operation,
+                                 const SessionSettings& session) {
+  DELTA_ASSIGN_OR_RETURN(std::string root, NormalizeTablePath(path));
+  DELTA_ASSIGN_OR_RETURN(SnapshotRef existing, internal::LoadIfExists(fs, root));
+  if (existing) {
+    // The old CHECK constraints and invariants go with the old definition (new ones
+    // cannot be given as properties), so they need no evaluation here.
+    DELTA_RETURN_IF_ERROR(CheckWriteSupported(existing->protocol(), existing->metadata(),
+                                              *existing->schema(), path,
+                                              /*can_evaluate_constraints=*/true));
+  }
+  SchemaRef schema = options.schema;
+  if (!schema && data) {
+    DELTA_ASSIGN_OR_RETURN(auto input, FromArrowSchema(*data->schema));
+    DELTA_ASSIGN_OR_RETURN(schema, SchemaForNewTable(*input, path));
+  }
+  if (!schema) {
+    return MakeError(ErrorCode::kInvalidArgument, "{} '{}' needs a schema", operation,
+                     path);
+  }
+  // The new definition replaces the old one; only the table id, name, creation time
+  // and the protocol state of kRetainedOnReplace carry over.
+  std::optional<Metadata> previous;
+  if (existing) {
+    previous = existing->metadata();
+    StringMap kept;
+    for (std::string_view key : kRetainedOnReplace) {
+      if (auto value = previous->GetConfig(key)) kept.emplace_back(key, *value);
+    }
+    previous->configuration = std::move(kept);
+    previous->description.reset();
+  }
+  const int64_t now = internal::NowMillis();
+  DELTA_ASSIGN_OR_RETURN(
+      auto state, internal::PrepareNewTable(
+                      schema, options.partition_columns, options.properties, options.name,
+                      options.description, previous ? &*previous : nullptr,
+                      existing ? &existing->protocol() : nullptr, now));
+  WriteResult result;
+  std::vector<WrittenFile> files;
+  if (data) {
+    DELTA_ASSIGN_OR_RETURN(
+        files, WriteReplacementRows(fs, root, path, state, *data, &result.rows));
+  }
+  auto discard = [&](Error e) -> Error {
+    for (const auto& file : files)
+      (void)fs->Delete(internal::DataFilePath(root, file.relative_path));
+    return e;
+  };
+  if (!existing) {
+    if (auto st = fs->CreateDirs(JoinPath(root, "_delta_log")); !st)
+      return discard(st.error());
+  }
+  TransactionOptions txn_options;
+  txn_options.engine_info = session.engine_info;
+  auto txn_or = Transaction::Begin(fs, root, existing, txn_options);
+  if (!txn_or) return discard(txn_or.error());
+  auto& txn = *txn_or;
+  if (!existing || ActionToJson(Action(existing->protocol())) !=
+                       ActionToJson(Action(state.protocol))) {
+    txn->SetProtocol(state.protocol);
+  }
+  txn->SetMetadata(state.metadata);
+  int64_t removed_bytes = 0;
+  if (existing) {
+    for (const auto& add : existing->files()) {
+      txn->RemoveFile(RemoveAll(add, now));
+      removed_bytes += add.size;
+      ++result.files_removed;
+    }
+    txn->ReadWholeTable();
+  }
+  for (const auto& file : files) {
+    AddFile add;
+    add.path = file.relative_path;
+    add.partition_values = file.partition_values;
+    add.size = file.size;
+    add.modification_time = file.modification_time;
+    add.data_change = true;
+    add.stats = file.stats_json;
+    result.bytes_added += file.size;
+    txn->AddFile(std::move(add));
+  }
+  result.files_added = static_cast<int64_t>(files.size());
+  OperationInfo op = CreateOperation(operation, state.metadata);
+  if (data) {
+    op.metrics.emplace_back("numFiles", result.files_added);
+    op.metrics.emplace_back("numOutputRows", result.rows);
+    op.metrics.emplace_back("numOutputBytes", result.bytes_added);
+  }
+  if (result.files_removed > 0) {
+    op.metrics.emplace_back("numRemovedFiles", result.files_removed);
+    op.metrics.emplace_back("numRemovedBytes", removed_bytes);
+  }
+  auto committed = txn->Commit(op);
+  if (!committed) {
+    // After an I/O error at the commit its outcome is unknown: keep the files.
+    if (committed.error().code == ErrorCode::kIOError) return committed.error();
+    return discard(committed.error());
+  }
+  result.version = committed->version;
+  result.created = existing == nullptr;
+  result.schema_changed = true;
+  result.commit_attempts = committed->attempts;
+  internal::MaybeCheckpoint(fs, root, result.version, state.metadata, &result);
   return result;
 }
 

@@ -11,6 +11,7 @@
 
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/exec/batch_conformer.h"
+#include "deltaguard/exec/constraint_checker.h"
 #include "deltaguard/exec/prefetch_reader.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
@@ -209,6 +210,9 @@ Result<WritePlan> PlanExisting(const std::vector<SchemaRef>& inputs,
 // Read every source through the conformer into the partitioned writer.
 Status WriteRows(std::vector<BatchSource>& sources, const WritePlan& plan,
                  const std::string& path, PartitionedWriter* writer) {
+  // CHECK constraints and invariants of the table after this write (constraints_ddl.h).
+  DELTA_ASSIGN_OR_RETURN(
+      auto checker, ConstraintChecker::Make(plan.effective_metadata, *plan.schema, path));
   for (auto& source : sources) {
     ConformOptions conform_options;
     conform_options.by_position = source.by_position;
@@ -238,6 +242,9 @@ Status WriteRows(std::vector<BatchSource>& sources, const WritePlan& plan,
         if (!checked) {
           return WithContext(checked.error(), fmt::format("input '{}'", source.name));
         }
+      }
+      if (auto checked = checker.Check(**conformed); !checked) {
+        return WithContext(checked.error(), fmt::format("input '{}'", source.name));
       }
       DELTA_RETURN_IF_ERROR(writer->Write(*conformed));
       row += batch->num_rows();
@@ -354,7 +361,7 @@ Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
     }
     DELTA_RETURN_IF_ERROR(CheckWriteSupported(snapshot->protocol(), snapshot->metadata(),
                                               *snapshot->schema(), path,
-                                              /*can_evaluate_constraints=*/false));
+                                              /*can_evaluate_constraints=*/true));
   }
   if (sources.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "write to '{}': no input given", path);

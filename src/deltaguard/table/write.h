@@ -115,6 +115,21 @@ Result<WriteResult> CreateTable(FileSystemRef fs, const std::string& path,
                                 const CreateTableOptions& options,
                                 const SessionSettings& session = {});
 
+/// SQL's CREATE OR REPLACE TABLE / REPLACE TABLE [AS SELECT], in one commit (table
+/// history is kept): the table at `path` gets `options`' schema (or, when null, the
+/// schema of `data` made nullable), partitioning, properties and description; every
+/// live data file is removed and `data`'s rows (if any) become the contents, conformed
+/// to the new schema. The old table properties are dropped except the protocol state
+/// that cannot go back (column-mapping mode and maxColumnId, in-commit timestamps);
+/// the protocol is never downgraded and the table id is kept. A missing table is
+/// created (version 0). `operation` is commitInfo.operation ("CREATE OR REPLACE
+/// TABLE", "REPLACE TABLE AS SELECT", ...). `options.if_not_exists` is ignored.
+Result<WriteResult> ReplaceTable(FileSystemRef fs, const std::string& path,
+                                 const CreateTableOptions& options,
+                                 std::optional<BatchSource> data,
+                                 const std::string& operation,
+                                 const SessionSettings& session = {});
+
 /// Write `sources` into the table at `path` (created when absent). See the file comment
 /// and docs/behaviour.md for the enforcement rules.
 Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,

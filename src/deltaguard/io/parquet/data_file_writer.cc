@@ -1,25 +1,24 @@
 #include "deltaguard/io/parquet/data_file_writer.h"
 
+#include <arrow/array.h>
 #include <arrow/array/data.h>
 #include <arrow/array/util.h>
-#include <arrow/io/buffered.h>
-#include <arrow/io/interfaces.h>
-#include <arrow/io/memory.h>
 #include <arrow/table.h>
 #include <arrow/util/byte_size.h>
 #include <arrow/util/decimal.h>
 #include <fmt/format.h>
-#include <parquet/arrow/writer.h>
 #include <parquet/properties.h>
 
 #include <algorithm>
 #include <limits>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/io/parquet/data_file_stream_internal.h"
 #include "deltaguard/util/string_util.h"
-#include "deltaguard/util/uuid.h"
 
 namespace deltaguard {
 namespace {
@@ -104,166 +103,169 @@ Result<Codec> ParseCodec(std::string_view name) {
                    name);
 }
 
-}  // namespace
+// Dictionary encoding pays only when values repeat: Parquet tries it for every
+// column, hashing each value until the dictionary outgrows its page limit (1 MiB) and
+// the column falls back to PLAIN, which makes nearly-unique columns (ids, measurements,
+// timestamps) cost a hash-table insert per value for no gain. So the first batch is
+// sampled (up to kDictionarySample rows); a primitive column (top level or inside
+// structs) whose sample holds at least kDictionaryMinSample non-null values, at least
+// kDictionaryMaxDistinct of them distinct, is written PLAIN. Deterministic: it depends
+// only on the first batch. Lists and maps keep the default.
+constexpr int64_t kDictionarySample = 64 * 1024;
+constexpr int64_t kDictionaryMinSample = 8 * 1024;
+constexpr double kDictionaryMaxDistinct = 0.9;
 
-namespace {
-
-// arrow::io::OutputStream over a FileSystem OutputFile: the Parquet writer streams the
-// file to storage instead of building it in memory. Close() publishes it.
-class OutputFileStream final : public arrow::io::OutputStream {
- public:
-  explicit OutputFileStream(std::unique_ptr<OutputFile> file) : file_(std::move(file)) {}
-  arrow::Status Close() override {
-    if (closed_) return arrow::Status::OK();
-    closed_ = true;
-    Status st = file_->Close();
-    return st ? arrow::Status::OK() : internal::ToArrowStatus(st.error());
+// Distinct non-null values among the first `n` of `a`, or -1 for types not sampled.
+int64_t CountDistinct(const arrow::Array& a, int64_t n, int64_t* non_null) {
+  *non_null = 0;
+  const arrow::ArrayData& d = *a.data();
+  auto valid = [&a](int64_t i) { return a.null_count() == 0 || a.IsValid(i); };
+  if (arrow::is_base_binary_like(a.type_id())) {
+    std::unordered_set<std::string_view> seen;
+    seen.reserve(static_cast<size_t>(n));
+    const auto& b = static_cast<const arrow::BinaryArray&>(a);
+    const auto& lb = static_cast<const arrow::LargeBinaryArray&>(a);
+    const bool large = arrow::is_large_binary_like(a.type_id());
+    for (int64_t i = 0; i < n; ++i) {
+      if (!valid(i)) continue;
+      ++*non_null;
+      seen.insert(large ? lb.GetView(i) : b.GetView(i));
+    }
+    return static_cast<int64_t>(seen.size());
   }
-  bool closed() const override { return closed_; }
-  /// Give up the file: later writes fail, Close() does not publish, the temporary is
-  /// removed when the OutputFile goes away.
-  void Abandon() { closed_ = true; }
-  arrow::Result<int64_t> Tell() const override { return position_; }
-  arrow::Status Write(const void* data, int64_t nbytes) override {
-    if (closed_) return arrow::Status::Invalid("write to a closed data file");
-    Status st = file_->Append(
-        std::string_view(static_cast<const char*>(data), static_cast<size_t>(nbytes)));
-    if (!st) return internal::ToArrowStatus(st.error());
-    position_ += nbytes;
-    return arrow::Status::OK();
+  const auto* fixed = dynamic_cast<const arrow::FixedWidthType*>(a.type().get());
+  if (fixed == nullptr || a.type_id() == arrow::Type::BOOL || d.buffers.size() < 2 ||
+      !d.buffers[1]) {
+    return -1;
   }
+  const int width = fixed->bit_width() / 8;
+  const uint8_t* values = d.buffers[1]->data() + d.offset * width;
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    if (!valid(i)) continue;
+    ++*non_null;
+    seen.insert(std::string_view(reinterpret_cast<const char*>(values + i * width),
+                                 static_cast<size_t>(width)));
+  }
+  return static_cast<int64_t>(seen.size());
+}
 
- private:
-  std::unique_ptr<OutputFile> file_;
-  int64_t position_ = 0;
-  bool closed_ = false;
-};
+void ChoosePlainColumns(const std::string& path, const arrow::Array& a,
+                        parquet::WriterProperties::Builder* builder) {
+  if (a.type_id() == arrow::Type::STRUCT) {
+    const auto& st = static_cast<const arrow::StructArray&>(a);
+    for (int i = 0; i < st.num_fields(); ++i) {
+      ChoosePlainColumns(path + "." + st.struct_type()->field(i)->name(), *st.field(i),
+                         builder);
+    }
+    return;
+  }
+  int64_t non_null = 0;
+  int64_t distinct = CountDistinct(a, std::min(a.length(), kDictionarySample), &non_null);
+  if (distinct < 0 || non_null < kDictionaryMinSample) return;
+  if (static_cast<double>(distinct) >=
+      kDictionaryMaxDistinct * static_cast<double>(non_null)) {
+    builder->disable_dictionary(path);
+  }
+}
+
+std::shared_ptr<parquet::WriterProperties> WriterPropertiesFor(
+    parquet::Compression::type codec, const arrow::RecordBatch& first) {
+  parquet::WriterProperties::Builder builder;
+  builder.compression(codec)
+      ->version(parquet::ParquetVersion::PARQUET_2_6)
+      // Row groups are cut by DataFileWriter, never by the Parquet writer.
+      ->max_row_group_length(std::numeric_limits<int64_t>::max());
+  for (int i = 0; i < first.num_columns(); ++i)
+    ChoosePlainColumns(first.schema()->field(i)->name(), *first.column(i), &builder);
+  return builder.build();
+}
 
 }  // namespace
 
 class DataFileWriter::Impl {
  public:
-  FileSystemRef fs;
-  std::string table_root;
-  SchemaRef schema;
-  ColumnMappingMode mode = ColumnMappingMode::kNone;
-  PartitionValues partition_values;
-  DataFileWriterOptions options;
+  // Fixed by Make.
+  internal::DataFileConfig config;  // properties/num_streams set by the first Write
   Codec codec;
-  std::string directory;  // Hive partition directory, not URI-encoded
-  std::shared_ptr<arrow::Schema> file_schema;
   std::vector<std::shared_ptr<arrow::DataType>> expected;  // normalized logical types
   int64_t row_group_bytes = kMaxRowGroupBytes;
 
-  // Current file.
-  std::shared_ptr<arrow::io::OutputStream> sink;  // buffered, over an OutputFile
-  std::string file_path;
-  OutputFileStream* raw_stream = nullptr;  // owned by `sink`
-
-  // A writer dropped before Finish() must not publish its half-written file (the
-  // Parquet writer and the buffered stream both close from their destructors).
-  ~Impl() {
-    if (raw_stream && writer) raw_stream->Abandon();
-  }
-  std::unique_ptr<parquet::arrow::FileWriter> writer;
-  std::unique_ptr<FileStatsCollector> stats;
-  std::string file_name;
+  // Created by the first Write with rows.
+  std::vector<std::unique_ptr<internal::DataFileStream>> streams;
   // Rows not yet in a row group.
   std::vector<std::shared_ptr<arrow::RecordBatch>> pending;
   int64_t pending_rows = 0;
   int64_t pending_bytes = 0;
-
-  int file_counter = 0;
+  int64_t next_row_group = 0;
   bool finished = false;
-  std::vector<WrittenFile> written;
 
-  Status OpenFile() {
-    file_name = fmt::format("part-{:05d}-{}.c000{}.parquet", file_counter++,
-                            GenerateUuidV4(), codec.file_infix);
-    std::string dir = directory.empty() ? table_root : JoinPath(table_root, directory);
-    file_path = JoinPath(dir, file_name);
-    DELTA_RETURN_IF_ERROR(fs->CreateDirs(dir));
-    DELTA_ASSIGN_OR_RETURN(auto output, fs->OpenForWrite(file_path));
-    auto raw = std::make_shared<OutputFileStream>(std::move(output));
-    raw_stream = raw.get();
-    // 1 MiB writes: few system calls, no whole-file buffer.
-    DELTA_ARROW_ASSIGN_OR_RETURN(sink,
-                                 arrow::io::BufferedOutputStream::Create(
-                                     1 << 20, arrow::default_memory_pool(), raw),
-                                 ErrorCode::kIOError, "data file " + file_name);
-    auto props = parquet::WriterProperties::Builder()
-                     .compression(codec.type)
-                     ->version(parquet::ParquetVersion::PARQUET_2_6)
-                     // Row groups are cut by FlushRowGroup, never by the writer.
-                     ->max_row_group_length(std::numeric_limits<int64_t>::max())
-                     ->build();
-    // Columns of a row group are encoded in parallel on Arrow's CPU pool.
-    auto arrow_props =
-        parquet::ArrowWriterProperties::Builder().set_use_threads(true)->build();
-    DELTA_ARROW_ASSIGN_OR_RETURN(
-        writer,
-        parquet::arrow::FileWriter::Open(*file_schema, arrow::default_memory_pool(), sink,
-                                         props, arrow_props),
-        ErrorCode::kInternal, "data file " + file_name);
-    DELTA_ASSIGN_OR_RETURN(stats, FileStatsCollector::Make(schema, mode, options.stats));
+  const DataFileWriterOptions& options() const { return config.options; }
+
+  Status Start(const arrow::RecordBatch& first) {
+    config.properties = WriterPropertiesFor(codec.type, first);
+    config.num_streams = std::max(1, options().file_streams);
+    auto shared = std::make_shared<const internal::DataFileConfig>(config);
+    for (int i = 0; i < config.num_streams; ++i)
+      streams.push_back(std::make_unique<internal::DataFileStream>(shared, i));
     return OkStatus();
   }
 
+  // Hand the pending rows, as the next row group, to its stream.
   Status FlushRowGroup() {
     if (pending_rows == 0) return OkStatus();
-    if (!writer) DELTA_RETURN_IF_ERROR(OpenFile());
-    std::string context = "data file " + file_name;
-    // A buffered row group fed batch by batch: with use_threads the writer encodes the
-    // columns of each batch in parallel (WriteTable would encode them one by one).
-    DELTA_ARROW_RETURN_NOT_OK(writer->NewBufferedRowGroup(), ErrorCode::kIOError,
-                              context);
-    for (const auto& batch : pending) {
-      // Pending batches already carry the file schema (Write retypes them).
-      DELTA_ARROW_RETURN_NOT_OK(writer->WriteRecordBatch(*batch), ErrorCode::kIOError,
-                                context);
+    if (next_row_group == 0) {
+      DELTA_RETURN_IF_ERROR(config.fs->CreateDirs(
+          config.directory.empty() ? config.table_root
+                                   : JoinPath(config.table_root, config.directory)));
     }
-    for (const auto& batch : pending) DELTA_RETURN_IF_ERROR(stats->Update(*batch));
+    // A failure in any stream stops the write at the next row group.
+    for (const auto& stream : streams) DELTA_RETURN_IF_ERROR(stream->status());
+    internal::RowGroupWork work;
+    work.index = next_row_group++;
+    work.batches = std::move(pending);
     pending.clear();
     pending_rows = 0;
     pending_bytes = 0;
-    DELTA_ARROW_ASSIGN_OR_RETURN(int64_t size, sink->Tell(), ErrorCode::kIOError,
-                                 context);
-    if (size >= options.target_file_size_bytes) DELTA_RETURN_IF_ERROR(CloseFile());
-    return OkStatus();
+    auto& stream = *streams[static_cast<size_t>(work.index % config.num_streams)];
+    return stream.Submit(std::move(work), options().threads);
   }
 
-  Status CloseFile() {
-    std::string context = "data file " + file_name;
-    DELTA_ARROW_RETURN_NOT_OK(writer->Close(), ErrorCode::kIOError, context);
-    writer.reset();
-    // Publishes the file (atomically) once every byte is flushed.
-    DELTA_ARROW_RETURN_NOT_OK(sink->Close(), ErrorCode::kIOError, context);
-    sink.reset();
-    raw_stream = nullptr;
-    const std::string path = file_path;
-    DELTA_ASSIGN_OR_RETURN(FileInfo info, fs->Stat(path));
-    WrittenFile file;
-    file.relative_path =
-        PercentEncodePath(directory.empty() ? file_name : directory + "/" + file_name);
-    file.partition_values = partition_values;
-    file.size = info.size;
-    file.modification_time = info.modification_time;
-    file.stats_json = stats->ToJson();
-    file.num_records = stats->num_records();
-    stats.reset();
-    written.push_back(std::move(file));
-    return OkStatus();
+  // Every stream's files, ordered by their first row group.
+  std::vector<internal::StreamFile> TakeFiles() {
+    std::vector<internal::StreamFile> files;
+    for (const auto& stream : streams) {
+      for (auto& f : stream->TakeFiles()) files.push_back(std::move(f));
+    }
+    std::stable_sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
+      return a.first_row_group < b.first_row_group;
+    });
+    return files;
+  }
+
+  // Stop every stream and delete every file published so far.
+  void Abort() {
+    for (const auto& stream : streams) stream->Abandon();
+    for (const auto& f : TakeFiles()) {
+      auto decoded = PercentDecode(f.file.relative_path);
+      if (!decoded) continue;
+      (void)config.fs->Delete(JoinPath(config.table_root, *decoded));
+    }
+    pending.clear();
+    finished = true;
   }
 
   Status Check(const arrow::RecordBatch& batch) const {
     const auto& in = *batch.schema();
-    if (in.num_fields() != static_cast<int>(schema->num_fields())) {
+    const StructType& schema = *config.schema;
+    if (in.num_fields() != static_cast<int>(schema.num_fields())) {
       return MakeError(ErrorCode::kSchemaMismatch,
                        "data file writer: table has {} data columns, batch has {} ({})",
-                       schema->num_fields(), in.num_fields(), in.ToString());
+                       schema.num_fields(), in.num_fields(), in.ToString());
     }
     for (int i = 0; i < in.num_fields(); ++i) {
-      const StructField& f = schema->field(static_cast<size_t>(i));
+      const StructField& f = schema.field(static_cast<size_t>(i));
       if (in.field(i)->name() != f.name) {
         return MakeError(ErrorCode::kSchemaMismatch,
                          "data file writer: column {} is '{}' in the table, '{}' in the "
@@ -289,12 +291,13 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(
     FileSystemRef fs, std::string table_root, SchemaRef logical_schema,
     ColumnMappingMode mode, PartitionValues partition_values,
     DataFileWriterOptions options) {
-  if (options.target_file_size_bytes < 1 || options.row_group_rows < 1) {
+  if (options.target_file_size_bytes < 1 || options.row_group_rows < 1 ||
+      options.file_streams < 1) {
     return MakeError(
         ErrorCode::kInvalidArgument,
-        "data file writer: target file size ({}) and row group rows ({}) must "
-        "be positive",
-        options.target_file_size_bytes, options.row_group_rows);
+        "data file writer: target file size ({}), row group rows ({}) and file streams "
+        "({}) must be positive",
+        options.target_file_size_bytes, options.row_group_rows, options.file_streams);
   }
   auto impl = std::make_unique<Impl>();
   DELTA_ASSIGN_OR_RETURN(impl->codec, ParseCodec(options.compression));
@@ -312,18 +315,20 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(
     if (view == ArrowSchemaView::kLogical) field = field->RemoveMetadata();
     file_fields.push_back(std::move(field));
   }
-  impl->file_schema = arrow::schema(std::move(file_fields));
+  internal::DataFileConfig& c = impl->config;
+  c.file_schema = arrow::schema(std::move(file_fields));
   for (auto& [key, value] : partition_values) {
     if (value && value->empty()) value.reset();  // "" is null (PROTOCOL.md)
   }
-  impl->directory = PartitionDirectory(partition_values);
-  impl->fs = std::move(fs);
-  impl->table_root = std::move(table_root);
-  impl->schema = std::move(logical_schema);
-  impl->mode = mode;
-  impl->partition_values = std::move(partition_values);
+  c.directory = PartitionDirectory(partition_values);
+  c.fs = std::move(fs);
+  c.table_root = std::move(table_root);
+  c.schema = std::move(logical_schema);
+  c.mode = mode;
+  c.partition_values = std::move(partition_values);
+  c.file_infix = std::string(impl->codec.file_infix);
   impl->row_group_bytes = std::min(options.target_file_size_bytes, kMaxRowGroupBytes);
-  impl->options = std::move(options);
+  c.options = std::move(options);
   return std::unique_ptr<DataFileWriter>(new DataFileWriter(std::move(impl)));
 }
 
@@ -336,17 +341,19 @@ Status DataFileWriter::Write(const arrow::RecordBatch& batch) {
   if (batch.num_rows() == 0) return OkStatus();
   std::vector<std::shared_ptr<arrow::Array>> columns;
   for (int i = 0; i < batch.num_columns(); ++i) {
-    columns.push_back(
-        arrow::MakeArray(Retype(batch.column_data(i), s.file_schema->field(i)->type())));
+    columns.push_back(arrow::MakeArray(
+        Retype(batch.column_data(i), s.config.file_schema->field(i)->type())));
   }
-  auto file_batch = arrow::RecordBatch::Make(s.file_schema, batch.num_rows(), columns);
+  auto file_batch =
+      arrow::RecordBatch::Make(s.config.file_schema, batch.num_rows(), columns);
+  if (s.streams.empty()) DELTA_RETURN_IF_ERROR(s.Start(*file_batch));
   DELTA_ARROW_ASSIGN_OR_RETURN(int64_t bytes, arrow::util::ReferencedBufferSize(batch),
                                ErrorCode::kInternal, "data file writer");
   const double bytes_per_row =
       static_cast<double>(bytes) / static_cast<double>(batch.num_rows());
   int64_t offset = 0;
   while (offset < batch.num_rows()) {
-    int64_t room = s.options.row_group_rows - s.pending_rows;
+    int64_t room = s.options().row_group_rows - s.pending_rows;
     if (bytes_per_row > 0) {
       int64_t by_bytes =
           static_cast<int64_t>((s.row_group_bytes - s.pending_bytes) / bytes_per_row);
@@ -357,7 +364,7 @@ Status DataFileWriter::Write(const arrow::RecordBatch& batch) {
     s.pending_rows += n;
     s.pending_bytes += static_cast<int64_t>(bytes_per_row * static_cast<double>(n));
     offset += n;
-    if (s.pending_rows >= s.options.row_group_rows ||
+    if (s.pending_rows >= s.options().row_group_rows ||
         s.pending_bytes >= s.row_group_bytes)
       DELTA_RETURN_IF_ERROR(s.FlushRowGroup());
   }
@@ -370,10 +377,27 @@ Result<std::vector<WrittenFile>> DataFileWriter::Finish() {
     return MakeError(ErrorCode::kInvalidArgument,
                      "data file writer: Finish called twice");
   }
+  Status st = s.FlushRowGroup();
+  // Streams close their last files in parallel.
+  if (st) {
+    for (const auto& stream : s.streams) stream->RequestFinish();
+  }
+  for (const auto& stream : s.streams) {
+    Status done = st ? stream->Finish() : OkStatus();
+    if (st && !done) st = done;
+  }
+  if (!st) {
+    s.Abort();  // nothing of a failed writer survives
+    return st.error();
+  }
   s.finished = true;
-  DELTA_RETURN_IF_ERROR(s.FlushRowGroup());
-  if (s.writer) DELTA_RETURN_IF_ERROR(s.CloseFile());
-  return std::move(s.written);
+  std::vector<WrittenFile> files;
+  for (auto& f : s.TakeFiles()) files.push_back(std::move(f.file));
+  return files;
+}
+
+void DataFileWriter::Abort() {
+  if (!impl_->finished) impl_->Abort();
 }
 
 // ---------------------------------------------------------------------------------------

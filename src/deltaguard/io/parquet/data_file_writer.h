@@ -10,9 +10,12 @@
 /// mapping (name or id) columns carry physical names and PARQUET:field_id = column id at
 /// every struct level (PROTOCOL.md "Column Mapping", writer requirements).
 ///
-/// Each file is serialized in memory and stored with one FileSystem::Write, so fault
-/// injection sees every data file; a file is at most about one row group beyond the
-/// target size.
+/// Files are streamed to storage (FileSystem::OpenForWrite) and published by their
+/// close; a file is at most about one row group beyond the target size. Row groups are
+/// dealt round-robin to `file_streams` streams that encode on their own threads (see
+/// data_file_stream_internal.h); the files written depend only on the input and the
+/// options, never on thread timing. Columns whose first batch is nearly all distinct
+/// values are written PLAIN instead of trying dictionary encoding (data_file_writer.cc).
 #pragma once
 
 #include <arrow/record_batch.h>
@@ -43,6 +46,13 @@ struct DataFileWriterOptions {
   /// A row group is closed at this many rows or when its in-memory Arrow data reaches
   /// min(target_file_size_bytes, 128 MiB).
   int64_t row_group_rows = 1 << 20;
+  /// Row group i goes to file stream i % file_streams; each stream writes its own
+  /// files, so this many row groups encode at once. 1: one file at a time, row groups
+  /// in input order. Must be >= 1.
+  int file_streams = 2;
+  /// Encode each stream on its own thread. false: on the caller's thread, one row
+  /// group at a time; the files are the same.
+  bool threads = true;
   FileStatsOptions stats;
 };
 
@@ -59,7 +69,8 @@ struct WrittenFile {
 };
 
 /// Writes batches of ONE partition (the caller splits rows by partition) given in the
-/// table's logical data schema (partition columns excluded). Not thread-safe.
+/// table's logical data schema (partition columns excluded). Not thread-safe (its
+/// encoding threads are internal).
 class DataFileWriter {
  public:
   /// `logical_schema`: the non-partition columns. `partition_values`: serialized
@@ -79,12 +90,19 @@ class DataFileWriter {
   /// and Arrow type (ToArrowType(kLogical); nullability and field metadata are not
   /// compared, list/map child names are free, any non-empty time zone is accepted for
   /// timestamp); a mismatch is kSchemaMismatch naming the column and both types.
-  /// NOT NULL enforcement is the caller's job.
+  /// NOT NULL enforcement is the caller's job. The batch's buffers are shared (not
+  /// copied) until its rows are encoded. An encoding error of an earlier row group
+  /// (e.g. storage failing) is returned by a later Write or by Finish.
   Status Write(const arrow::RecordBatch& batch);
 
-  /// Flush and close the current file; return every file written, in order. Writes no
-  /// file when no rows were given. The writer cannot be used afterwards.
+  /// Flush and close the open files; return every file written, ordered by their
+  /// first row group. Writes no file when no rows were given. On error every file this
+  /// writer published is deleted. The writer cannot be used afterwards.
   Result<std::vector<WrittenFile>> Finish();
+
+  /// Give up: stop encoding, abandon open files and delete every file published so far
+  /// (for a write that fails before its commit). No-op after a successful Finish.
+  void Abort();
 
   class Impl;
 

@@ -241,6 +241,7 @@ TEST_F(DataFileWriterTest, RowGroupsWithinOneFile) {
   auto schema = Ddl("x BIGINT");
   DataFileWriterOptions options;
   options.row_group_rows = 2;
+  options.file_streams = 1;  // one stream: every row group in one file, in order
   auto writer = MakeWriter(schema, options);
   auto files = WriteAll(*writer, {Rows(schema, R"([{"x":1},{"x":2},{"x":3}])"),
                                   Rows(schema, R"([{"x":4},{"x":5}])")});

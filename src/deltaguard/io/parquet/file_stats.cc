@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -116,41 +117,76 @@ void Observe(Node* node, T value) {
   if (std::get<T>(node->max) < value) node->max = std::move(value);
 }
 
+// The loops below find a batch's extremes in locals and merge them once: the per-value
+// work is a compare, not a variant access.
 template <typename ArrayType>
 void ObserveIntegers(const arrow::Array& array, Node* node) {
   const auto& typed = static_cast<const ArrayType&>(array);
+  const auto* values = typed.raw_values();
+  const bool all_valid = typed.null_count() == 0;
+  bool any = false;
+  int64_t lo = 0;
+  int64_t hi = 0;
   for (int64_t i = 0; i < typed.length(); ++i) {
-    if (typed.IsValid(i)) Observe<int64_t>(node, static_cast<int64_t>(typed.Value(i)));
+    if (!all_valid && typed.IsNull(i)) continue;
+    const auto v = static_cast<int64_t>(values[i]);
+    if (!any) {
+      lo = hi = v;
+      any = true;
+    }
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
   }
+  if (!any) return;
+  Observe<int64_t>(node, lo);
+  Observe<int64_t>(node, hi);
 }
 
 template <typename ArrayType>
 void ObserveFloats(const arrow::Array& array, Node* node) {
   const auto& typed = static_cast<const ArrayType&>(array);
+  const auto* values = typed.raw_values();
+  const bool all_valid = typed.null_count() == 0;
+  bool any = false;
+  double lo = 0;
+  double hi = 0;
   for (int64_t i = 0; i < typed.length(); ++i) {
-    if (!typed.IsValid(i)) continue;
-    double v = static_cast<double>(typed.Value(i));
+    if (!all_valid && typed.IsNull(i)) continue;
+    const auto v = static_cast<double>(values[i]);
     if (!std::isfinite(v)) {
       node->min_max_broken = true;
       return;
     }
-    Observe<double>(node, v);
+    if (!any) {
+      lo = hi = v;
+      any = true;
+    }
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
   }
+  if (!any) return;
+  Observe<double>(node, lo);
+  Observe<double>(node, hi);
 }
 
 void ObserveStrings(const arrow::StringArray& array, Node* node) {
+  bool any = false;
+  std::string_view lo;
+  std::string_view hi;
   for (int64_t i = 0; i < array.length(); ++i) {
     if (!array.IsValid(i)) continue;
     std::string_view v = array.GetView(i);
-    if (!node->has_value) {
-      node->min = std::string(v);
-      node->max = std::string(v);
-      node->has_value = true;
+    if (!any) {
+      lo = hi = v;
+      any = true;
       continue;
     }
-    if (v < std::get<std::string>(node->min)) node->min = std::string(v);
-    if (std::get<std::string>(node->max) < v) node->max = std::string(v);
+    if (v < lo) lo = v;
+    if (hi < v) hi = v;
   }
+  if (!any) return;
+  Observe<std::string>(node, std::string(lo));
+  Observe<std::string>(node, std::string(hi));
 }
 
 Status UpdateLeaf(const arrow::Array& array, Node* node) {
@@ -199,8 +235,22 @@ Status UpdateLeaf(const arrow::Array& array, Node* node) {
     case TypeKind::kDecimal: {
       DELTA_RETURN_IF_ERROR(expect(arrow::Type::DECIMAL128));
       const auto& typed = static_cast<const arrow::Decimal128Array&>(array);
+      std::optional<arrow::Decimal128> lo;
+      std::optional<arrow::Decimal128> hi;
       for (int64_t i = 0; i < typed.length(); ++i) {
-        if (typed.IsValid(i)) Observe(node, arrow::Decimal128(typed.GetValue(i)));
+        if (!typed.IsValid(i)) continue;
+        arrow::Decimal128 v(typed.GetValue(i));
+        if (!lo) {
+          lo = hi = v;
+        } else if (v < *lo) {
+          lo = v;
+        } else if (*hi < v) {
+          hi = v;
+        }
+      }
+      if (lo) {
+        Observe(node, *lo);
+        Observe(node, *hi);
       }
       break;
     }

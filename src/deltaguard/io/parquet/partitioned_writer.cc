@@ -216,6 +216,7 @@ Status PartitionedWriter::Write(const std::shared_ptr<arrow::RecordBatch>& batch
 Result<std::vector<WrittenFile>> PartitionedWriter::Finish() {
   for (const auto& values : impl_->order) {
     auto it = impl_->writers.find(values);
+    // A writer whose Finish fails has deleted its own files.
     auto files = it->second->Finish();
     impl_->writers.erase(it);
     if (!files) return files.error();
@@ -226,14 +227,10 @@ Result<std::vector<WrittenFile>> PartitionedWriter::Finish() {
 }
 
 void PartitionedWriter::Abort() {
-  // Finishing flushes buffered rows into files too; they are deleted with the rest.
+  // Open writers delete what they published; finished writers' files are listed.
   for (const auto& values : impl_->order) {
     auto it = impl_->writers.find(values);
-    if (it == impl_->writers.end()) continue;
-    auto files = it->second->Finish();
-    if (files) {
-      for (auto& f : *files) impl_->finished.push_back(std::move(f));
-    }
+    if (it != impl_->writers.end()) it->second->Abort();
   }
   impl_->writers.clear();
   impl_->order.clear();

@@ -1,0 +1,274 @@
+// Shared DML pieces: target loading, single-file scans, row selection, schema changes
+// and the copy-on-write commit (dml_internal.h).
+
+#include "deltaguard/dml/dml_internal.h"
+
+#include <arrow/array/builder_primitive.h>
+#include <arrow/compute/api.h>
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/protocol/column_mapping.h"
+#include "deltaguard/protocol/write_protocol.h"
+#include "deltaguard/schema/schema_json.h"
+#include "deltaguard/table/table.h"
+#include "deltaguard/table/write_internal.h"
+#include "deltaguard/txn/transaction.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard::dml_internal {
+
+Result<DmlTarget> LoadTarget(FileSystemRef fs, const std::string& path,
+                             std::string_view operation, bool modifies_rows) {
+  DmlTarget target;
+  target.fs = fs;
+  target.name = path;
+  DELTA_ASSIGN_OR_RETURN(target.root, NormalizeTablePath(path));
+  DELTA_ASSIGN_OR_RETURN(target.snapshot, internal::LoadIfExists(fs, target.root));
+  if (!target.snapshot) {
+    return MakeError(ErrorCode::kNotFound,
+                     "DELTA_MISSING_DELTA_TABLE: {} target '{}' is not a Delta table",
+                     operation, path);
+  }
+  const Snapshot& s = *target.snapshot;
+  DELTA_RETURN_IF_ERROR(CheckWriteSupported(s.protocol(), s.metadata(), *s.schema(), path,
+                                            /*can_evaluate_constraints=*/true));
+  if (modifies_rows) {
+    // Change data feed: row-level changes must also write cdc files (protocol.md §4.8),
+    // which deltaguard does not do yet; refusing beats a silently incomplete feed.
+    auto cdf = s.metadata().GetConfig("delta.enableChangeDataFeed");
+    if (cdf && EqualsIgnoreCase(*cdf, "true")) {
+      return MakeError(
+          ErrorCode::kUnsupportedFeature,
+          "{} on table '{}': the table has delta.enableChangeDataFeed = true "
+          "and deltaguard does not write change data files yet",
+          operation, path);
+    }
+    auto append_only = s.metadata().GetConfig("delta.appendOnly");
+    if (append_only && EqualsIgnoreCase(*append_only, "true")) {
+      return MakeError(ErrorCode::kConstraintViolation,
+                       "DELTA_CANNOT_MODIFY_APPEND_ONLY: table '{}' is append-only "
+                       "(delta.appendOnly = true): {} would change or remove existing "
+                       "rows; unset the property first",
+                       path, operation);
+    }
+  }
+  return target;
+}
+
+Result<std::unique_ptr<TableScan>> ScanFile(const SnapshotRef& snapshot,
+                                            const AddFile& file) {
+  ScanOptions options;
+  // Live files are unique by (path, dv); the address identifies this one.
+  options.file_filter = [&file](const AddFile& f) { return &f == &file; };
+  return TableScan::Make(snapshot, options);
+}
+
+Result<std::shared_ptr<arrow::BooleanArray>> DenseMask(const arrow::BooleanArray& mask,
+                                                       bool invert) {
+  arrow::BooleanBuilder builder;
+  DELTA_ARROW_RETURN_NOT_OK(builder.Reserve(mask.length()), ErrorCode::kInternal, "mask");
+  for (int64_t i = 0; i < mask.length(); ++i) {
+    bool on = mask.IsValid(i) && mask.Value(i);
+    builder.UnsafeAppend(invert ? !on : on);
+  }
+  std::shared_ptr<arrow::BooleanArray> out;
+  DELTA_ARROW_RETURN_NOT_OK(builder.Finish(&out), ErrorCode::kInternal, "mask");
+  return out;
+}
+
+Result<std::shared_ptr<arrow::BooleanArray>> MaskFromBytes(
+    const std::vector<uint8_t>& bytes) {
+  arrow::BooleanBuilder builder;
+  DELTA_ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(bytes.size())),
+                            ErrorCode::kInternal, "mask");
+  for (uint8_t b : bytes) builder.UnsafeAppend(b != 0);
+  std::shared_ptr<arrow::BooleanArray> out;
+  DELTA_ARROW_RETURN_NOT_OK(builder.Finish(&out), ErrorCode::kInternal, "mask");
+  return out;
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(
+    const std::shared_ptr<arrow::RecordBatch>& batch, const arrow::BooleanArray& mask) {
+  DELTA_ASSIGN_OR_RETURN(auto dense, DenseMask(mask, false));
+  DELTA_ARROW_ASSIGN_OR_RETURN(
+      arrow::Datum kept, arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(dense)),
+      ErrorCode::kInternal, "filter rows");
+  return kept.record_batch();
+}
+
+Result<std::shared_ptr<arrow::Array>> TakeRows(const std::shared_ptr<arrow::Array>& array,
+                                               const std::vector<int64_t>& indices) {
+  arrow::Int64Builder builder;
+  DELTA_ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(indices.size())),
+                            ErrorCode::kInternal, "take rows");
+  for (int64_t i : indices) {
+    if (i < 0) {
+      builder.UnsafeAppendNull();
+    } else {
+      builder.UnsafeAppend(i);
+    }
+  }
+  std::shared_ptr<arrow::Array> idx;
+  DELTA_ARROW_RETURN_NOT_OK(builder.Finish(&idx), ErrorCode::kInternal, "take rows");
+  DELTA_ARROW_ASSIGN_OR_RETURN(
+      arrow::Datum taken, arrow::compute::Take(arrow::Datum(array), arrow::Datum(idx)),
+      ErrorCode::kInternal, "take rows");
+  return taken.make_array();
+}
+
+Result<SchemaChange> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
+                                  bool changed) {
+  SchemaChange out;
+  out.effective_metadata = snapshot.metadata();
+  if (!changed) {
+    out.schema = snapshot.schema();
+    return out;
+  }
+  Metadata updated = snapshot.metadata();
+  SchemaRef schema = std::move(evolved);
+  if (snapshot.column_mapping_mode() != ColumnMappingMode::kNone) {
+    // New fields get ids and physical names (PROTOCOL.md "Column Mapping").
+    DELTA_ASSIGN_OR_RETURN(
+        auto assigned, AssignColumnMapping(
+                           *schema, internal::MaxColumnId(updated.configuration), false));
+    schema = assigned.schema;
+    internal::SetConfig(&updated.configuration, kColumnMappingMaxColumnIdProperty,
+                        std::to_string(assigned.max_column_id));
+  }
+  updated.schema_string = SchemaToJson(*schema);
+  DELTA_ASSIGN_OR_RETURN(
+      auto upgrade,
+      ProtocolUpgradeFor(snapshot.protocol(), updated.configuration, *schema));
+  if (upgrade) out.new_protocol = *upgrade;
+  out.schema = std::move(schema);
+  out.effective_metadata = updated;
+  out.new_metadata = std::move(updated);
+  return out;
+}
+
+Result<std::unique_ptr<DmlWriter>> DmlWriter::Make(const DmlTarget& target,
+                                                   const SchemaChange& schema) {
+  std::unique_ptr<DmlWriter> w(new DmlWriter());
+  w->target_ = target;
+  w->schema_ = schema;
+  DataFileWriterOptions options;
+  DELTA_ASSIGN_OR_RETURN(options.stats,
+                         internal::StatsOptionsFor(schema.effective_metadata));
+  DELTA_ASSIGN_OR_RETURN(
+      w->writer_,
+      PartitionedWriter::Make(target.fs, target.root, schema.schema,
+                              schema.effective_metadata.partition_columns,
+                              target.snapshot->column_mapping_mode(), options));
+  return w;
+}
+
+DmlWriter::~DmlWriter() {
+  if (!finished_ && writer_) writer_->Abort();
+}
+
+Status DmlWriter::Write(const std::shared_ptr<arrow::RecordBatch>& batch) {
+  if (batch->num_rows() == 0) return OkStatus();
+  return writer_->Write(batch);
+}
+
+void DmlWriter::Abort() {
+  if (!finished_ && writer_) writer_->Abort();
+  finished_ = true;
+}
+
+namespace {
+
+RemoveFile RemoveFor(const AddFile& add, int64_t now) {
+  RemoveFile remove;
+  remove.path = add.path;
+  remove.deletion_timestamp = now;
+  remove.data_change = true;
+  remove.extended_file_metadata = true;
+  remove.partition_values = add.partition_values;
+  remove.size = add.size;
+  remove.stats = add.stats;
+  remove.tags = add.tags;
+  remove.deletion_vector = add.deletion_vector;
+  remove.base_row_id = add.base_row_id;
+  remove.default_row_commit_version = add.default_row_commit_version;
+  return remove;
+}
+
+}  // namespace
+
+Result<DmlWriter::Outcome> DmlWriter::Commit(
+    const std::vector<const AddFile*>& removed, std::vector<std::string> read,
+    OperationInfo op,
+    const std::function<void(const Outcome&, OperationInfo*)>& fill_metrics,
+    const SessionSettings& session) {
+  finished_ = true;
+  auto files = writer_->Finish();
+  if (!files) {
+    writer_->Abort();
+    return files.error();
+  }
+  Outcome outcome;
+  outcome.rows_written = writer_->rows_written();
+  const int64_t now = internal::NowMillis();
+  TransactionOptions txn_options;
+  txn_options.engine_info = session.engine_info;
+  auto txn_or =
+      Transaction::Begin(target_.fs, target_.root, target_.snapshot, txn_options);
+  auto delete_written = [&] {
+    for (const auto& file : *files)
+      (void)target_.fs->Delete(internal::DataFilePath(target_.root, file.relative_path));
+  };
+  if (!txn_or) {
+    delete_written();
+    return txn_or.error();
+  }
+  auto& txn = *txn_or;
+  if (schema_.new_protocol) txn->SetProtocol(*schema_.new_protocol);
+  if (schema_.new_metadata) txn->SetMetadata(*schema_.new_metadata);
+  for (const AddFile* add : removed) {
+    txn->RemoveFile(RemoveFor(*add, now));
+    outcome.bytes_removed += add->size;
+    read.push_back(add->path);
+  }
+  outcome.files_removed = static_cast<int64_t>(removed.size());
+  txn->ReadFiles(std::move(read));
+  for (const auto& file : *files) {
+    AddFile add;
+    add.path = file.relative_path;
+    add.partition_values = file.partition_values;
+    add.size = file.size;
+    add.modification_time = file.modification_time;
+    add.data_change = true;
+    add.stats = file.stats_json;
+    outcome.bytes_added += file.size;
+    txn->AddFile(std::move(add));
+  }
+  outcome.files_added = static_cast<int64_t>(files->size());
+  if (fill_metrics) fill_metrics(outcome, &op);
+  auto committed = txn->Commit(op);
+  if (!committed) {
+    // An I/O error at the commit leaves its outcome unknown: the files stay.
+    if (committed.error().code != ErrorCode::kIOError) delete_written();
+    return committed.error();
+  }
+  outcome.version = committed->version;
+  outcome.commit_attempts = committed->attempts;
+  WriteResult checkpoint;
+  internal::MaybeCheckpoint(target_.fs, target_.root, outcome.version,
+                            schema_.effective_metadata, &checkpoint);
+  return outcome;
+}
+
+std::string PredicateParameter(const std::vector<std::string>& sql) {
+  std::string out = "[";
+  for (size_t i = 0; i < sql.size(); ++i) {
+    if (i) out += ",";
+    AppendJsonString(&out, sql[i]);
+  }
+  return out + "]";
+}
+
+}  // namespace deltaguard::dml_internal

@@ -1,0 +1,150 @@
+/// \file deltaguard/dml/dml_test_util_internal.h
+/// Test helpers for the dml tests (header-only; tests only): small tables, sources,
+/// table contents as sorted row strings, the last commitInfo, and a file system that
+/// runs a callback before the next commit (to stage races).
+#pragma once
+
+#include <arrow/record_batch.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "deltaguard/io/fs/file_system.h"
+#include "deltaguard/io/parquet/table_scan.h"
+#include "deltaguard/io/parquet/test_util_internal.h"
+#include "deltaguard/table/table.h"
+#include "deltaguard/table/write.h"
+
+namespace deltaguard::testing {
+
+/// A source over one batch of `json` rows in the schema of `ddl`.
+inline BatchSource JsonSource(const std::string& ddl, const std::string& json) {
+  auto batch = Rows(Ddl(ddl), json);
+  auto reader = arrow::RecordBatchReader::Make({batch}, batch->schema());
+  EXPECT_TRUE(reader.ok());
+  return SourceFromReader("src", *reader);
+}
+
+/// Create a table (`ddl` columns) and append each JSON batch as its own commit/file.
+inline void MakeTable(const std::string& path, const std::string& ddl,
+                      const std::vector<std::string>& batches,
+                      std::vector<std::string> partition_by = {},
+                      StringMap properties = {}) {
+  CreateTableOptions create;
+  create.schema = Ddl(ddl);
+  create.partition_columns = std::move(partition_by);
+  create.properties = std::move(properties);
+  auto created = CreateTable(MakeLocalFileSystem(), path, create);
+  ASSERT_TRUE(created) << created.error().ToString();
+  for (const auto& json : batches) {
+    std::vector<BatchSource> sources;
+    sources.push_back(JsonSource(ddl, json));
+    auto written = WriteTable(MakeLocalFileSystem(), path, std::move(sources), {});
+    ASSERT_TRUE(written) << written.error().ToString();
+  }
+}
+
+/// Every live row as "v1|v2|...", sorted; with the column names as the first entry.
+inline std::vector<std::string> Dump(const std::string& path) {
+  auto snapshot = OpenSnapshot(path);
+  EXPECT_TRUE(snapshot) << snapshot.error().ToString();
+  if (!snapshot) return {};
+  auto scan = TableScan::Make(*snapshot, {});
+  EXPECT_TRUE(scan) << scan.error().ToString();
+  std::vector<std::string> rows;
+  while (true) {
+    auto batch = (*scan)->Next();
+    EXPECT_TRUE(batch) << batch.error().ToString();
+    if (!batch || !*batch) break;
+    for (int64_t r = 0; r < (*batch)->num_rows(); ++r) {
+      std::string row;
+      for (int c = 0; c < (*batch)->num_columns(); ++c) {
+        auto scalar = (*batch)->column(c)->GetScalar(r);
+        row += (c ? "|" : "") + (scalar.ok() ? (*scalar)->ToString() : "?");
+      }
+      rows.push_back(row);
+    }
+  }
+  std::sort(rows.begin(), rows.end());
+  std::string header;
+  for (const auto& f : (*scan)->output_schema()->fields())
+    header += (header.empty() ? "" : ",") + f->name();
+  rows.insert(rows.begin(), header);
+  return rows;
+}
+
+inline int64_t Version(const std::string& path) {
+  auto snapshot = OpenSnapshot(path);
+  return snapshot ? (*snapshot)->version() : -2;
+}
+
+/// The commitInfo line of `version` (raw JSON).
+inline std::string CommitInfo(const std::string& path, int64_t version) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%020lld.json", static_cast<long long>(version));
+  std::string text = ReadTextFile(path + "/_delta_log/" + name);
+  return text.substr(0, text.find('\n'));
+}
+
+/// The .parquet files under `root` (recursively), sorted.
+inline std::vector<std::string> ParquetFiles(const std::string& root) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.path().extension() == ".parquet") out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// Delegates to the local file system; runs `before_commit` once, right before the
+/// next put of a `_delta_log/*.json` commit file (a concurrent writer wins the race).
+class RacingFileSystem final : public FileSystem {
+ public:
+  explicit RacingFileSystem(std::function<void()> before_commit)
+      : inner_(MakeLocalFileSystem()), hook_(std::move(before_commit)) {}
+  Result<std::vector<FileInfo>> List(const std::string& dir,
+                                     std::string_view start_at = {}) const override {
+    return inner_->List(dir, start_at);
+  }
+  Result<std::string> ReadFile(const std::string& path) const override {
+    return inner_->ReadFile(path);
+  }
+  Result<std::string> ReadRange(const std::string& path, int64_t offset,
+                                int64_t length) const override {
+    return inner_->ReadRange(path, offset, length);
+  }
+  Result<FileInfo> Stat(const std::string& path) const override {
+    return inner_->Stat(path);
+  }
+  Result<bool> Exists(const std::string& path) const override {
+    return inner_->Exists(path);
+  }
+  Status PutIfAbsent(const std::string& path, std::string_view data) override {
+    if (hook_ && path.find("_delta_log") != std::string::npos && path.size() > 5 &&
+        path.substr(path.size() - 5) == ".json") {
+      auto hook = std::move(hook_);
+      hook_ = nullptr;
+      hook();
+    }
+    return inner_->PutIfAbsent(path, data);
+  }
+  Status Write(const std::string& path, std::string_view data) override {
+    return inner_->Write(path, data);
+  }
+  Result<std::unique_ptr<OutputFile>> OpenForWrite(const std::string& path) override {
+    return inner_->OpenForWrite(path);
+  }
+  Status Delete(const std::string& path) override { return inner_->Delete(path); }
+  Status CreateDirs(const std::string& dir) override { return inner_->CreateDirs(dir); }
+
+ private:
+  FileSystemRef inner_;
+  std::function<void()> hook_;
+};
+
+}  // namespace deltaguard::testing

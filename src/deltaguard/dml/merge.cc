@@ -1,0 +1,570 @@
+// MERGE execution: read the source, hash-join it with the candidate target files, apply
+// the clauses, write the changed files copy-on-write and commit (merge.h).
+
+#include "deltaguard/dml/merge.h"
+
+#include <arrow/array/util.h>
+#include <arrow/table.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <unordered_map>
+#include <utility>
+
+#include "deltaguard/dml/merge_internal.h"
+#include "deltaguard/exec/constraint_checker.h"
+#include "deltaguard/exec/expr_eval.h"
+#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard {
+namespace {
+
+using dml_internal::ClausePlan;
+using dml_internal::MergePlan;
+
+constexpr size_t kPairChunk = 64 * 1024;
+
+// Columns of `batch` at `rows` (-1: NULL).
+Result<std::vector<std::shared_ptr<arrow::Array>>> TakeColumns(
+    const arrow::RecordBatch& batch, const std::vector<int64_t>& rows) {
+  std::vector<std::shared_ptr<arrow::Array>> out;
+  for (const auto& column : batch.columns()) {
+    DELTA_ASSIGN_OR_RETURN(auto taken, dml_internal::TakeRows(column, rows));
+    out.push_back(std::move(taken));
+  }
+  return out;
+}
+
+// The joined batch: target columns then source columns (both already qualified).
+std::shared_ptr<arrow::RecordBatch> JoinColumns(
+    const arrow::Schema& target_schema, std::vector<std::shared_ptr<arrow::Array>> target,
+    const arrow::Schema& source_schema, std::vector<std::shared_ptr<arrow::Array>> source,
+    int64_t rows) {
+  auto fields = target_schema.fields();
+  for (const auto& f : source_schema.fields()) fields.push_back(f);
+  for (auto& c : source) target.push_back(std::move(c));
+  return arrow::RecordBatch::Make(arrow::schema(fields), rows, std::move(target));
+}
+
+class MergeRun {
+ public:
+  MergeRun(const dml_internal::DmlTarget& target, MergePlan& plan, MergeResult* result)
+      : target_(target), plan_(plan), result_(result) {}
+
+  Status Init(BatchSource& source) {
+    DELTA_ASSIGN_OR_RETURN(auto checker,
+                           ConstraintChecker::Make(plan_.schema.effective_metadata,
+                                                   *plan_.schema.schema, target_.name));
+    checker_ = std::make_unique<ConstraintChecker>(std::move(checker));
+    DELTA_ASSIGN_OR_RETURN(target_arrow_, ToArrowSchema(*plan_.target_schema));
+    DELTA_RETURN_IF_ERROR(ReadSource(source));
+    DELTA_ASSIGN_OR_RETURN(writer_, dml_internal::DmlWriter::Make(target_, plan_.schema));
+    return OkStatus();
+  }
+
+  dml_internal::DmlWriter& writer() { return *writer_; }
+
+  // The files that may hold matched rows.
+  Result<std::vector<const AddFile*>> CandidateFiles() {
+    std::vector<const AddFile*> out;
+    const bool prune = plan_.not_matched_by_source.empty();
+    std::vector<
+        std::pair<const dml_internal::JoinKey*, std::optional<dml_internal::KeyRange>>>
+        ranges;
+    if (prune) {
+      for (size_t k = 0; k < plan_.keys.size(); ++k) {
+        if (!plan_.keys[k].prune_column) continue;
+        DELTA_ASSIGN_OR_RETURN(auto range, dml_internal::IntegralRange(*source_keys_[k]));
+        ranges.emplace_back(&plan_.keys[k], range);
+      }
+    }
+    const Snapshot& snapshot = *target_.snapshot;
+    for (const AddFile& file : snapshot.files()) {
+      bool keep = !(prune && source_->num_rows() == 0);
+      for (const auto& [key, range] : ranges) {
+        if (!keep) break;
+        const StructField& column = *key->prune_column;
+        bool is_partition = false;
+        for (const auto& p : snapshot.metadata().partition_columns)
+          is_partition = is_partition || EqualsIgnoreCase(p, column.name);
+        keep = dml_internal::FileMayMatch(file, column, is_partition,
+                                          snapshot.column_mapping_mode(), range);
+      }
+      if (keep) {
+        out.push_back(&file);
+      } else {
+        ++result_->num_target_files_skipped;
+      }
+    }
+    return out;
+  }
+
+  Status ProcessFile(const AddFile& file, bool* touched) {
+    DELTA_ASSIGN_OR_RETURN(auto scan, dml_internal::ScanFile(target_.snapshot, file));
+    std::vector<std::shared_ptr<arrow::RecordBatch>> pending;
+    *touched = false;
+    int64_t first_row = 0;
+    while (true) {
+      DELTA_ASSIGN_OR_RETURN(auto raw, scan->Next());
+      if (!raw) break;
+      const int64_t n = raw->num_rows();
+      DELTA_ASSIGN_OR_RETURN(auto tq, dml_internal::Qualified(raw, plan_.target_alias));
+      std::vector<int64_t> match(static_cast<size_t>(n), -1);
+      bool any_match = false;
+      auto matched = Match(tq, file, first_row, &match, &any_match);
+      if (!matched) return WithContext(matched.error(), "MERGE");
+      first_row += n;
+      // Decide each target row's clause: matched rows, then rows no source row matched.
+      const size_t num_matched = plan_.matched.size();
+      std::vector<int32_t> action(static_cast<size_t>(n), -1);
+      std::shared_ptr<arrow::RecordBatch> joined;
+      bool changes = false;
+      if ((any_match && num_matched > 0) || !plan_.not_matched_by_source.empty()) {
+        DELTA_ASSIGN_OR_RETURN(auto source_cols, TakeColumns(*source_, match));
+        joined = JoinColumns(*tq->schema(), tq->columns(), *source_->schema(),
+                             std::move(source_cols), n);
+        DELTA_RETURN_IF_ERROR(Decide(plan_.matched, *joined, match, true, 0, &action));
+        DELTA_RETURN_IF_ERROR(Decide(plan_.not_matched_by_source, *joined, match, false,
+                                     static_cast<int32_t>(num_matched), &action));
+        for (int32_t a : action) changes = changes || a >= 0;
+      }
+      if (!changes) {
+        if (*touched) {
+          DELTA_RETURN_IF_ERROR(Copy(raw));
+        } else {
+          pending.push_back(raw);
+        }
+        continue;
+      }
+      if (!*touched) {
+        *touched = true;
+        for (const auto& p : pending) DELTA_RETURN_IF_ERROR(Copy(p));
+        pending.clear();
+      }
+      std::vector<uint8_t> keep(static_cast<size_t>(n));
+      for (int64_t r = 0; r < n; ++r) keep[static_cast<size_t>(r)] = action[r] < 0;
+      DELTA_ASSIGN_OR_RETURN(auto keep_mask, dml_internal::MaskFromBytes(keep));
+      DELTA_ASSIGN_OR_RETURN(auto kept, dml_internal::FilterRows(raw, *keep_mask));
+      DELTA_RETURN_IF_ERROR(Copy(kept));
+      const size_t total = num_matched + plan_.not_matched_by_source.size();
+      for (size_t k = 0; k < total; ++k) {
+        std::vector<uint8_t> rows(static_cast<size_t>(n));
+        int64_t count = 0;
+        for (int64_t r = 0; r < n; ++r) {
+          rows[static_cast<size_t>(r)] = action[r] == static_cast<int32_t>(k);
+          count += rows[static_cast<size_t>(r)];
+        }
+        if (count == 0) continue;
+        const bool is_matched = k < num_matched;
+        const ClausePlan& c =
+            is_matched ? plan_.matched[k] : plan_.not_matched_by_source[k - num_matched];
+        if (c.is_delete) {
+          (is_matched ? result_->num_target_rows_matched_deleted
+                      : result_->num_target_rows_not_matched_by_source_deleted) += count;
+          continue;
+        }
+        DELTA_ASSIGN_OR_RETURN(auto mask, dml_internal::MaskFromBytes(rows));
+        DELTA_RETURN_IF_ERROR(Emit(c, joined, *mask));
+        (is_matched ? result_->num_target_rows_matched_updated
+                    : result_->num_target_rows_not_matched_by_source_updated) += count;
+      }
+    }
+    return OkStatus();
+  }
+
+  // Source rows that matched no target row go to the NOT MATCHED clauses.
+  Status InsertUnmatched() {
+    if (plan_.not_matched.empty()) return OkStatus();
+    std::vector<int64_t> rows;
+    for (size_t s = 0; s < source_matched_.size(); ++s) {
+      if (!source_matched_[s]) rows.push_back(static_cast<int64_t>(s));
+    }
+    DELTA_ASSIGN_OR_RETURN(
+        auto target_q,
+        dml_internal::Qualified(
+            arrow::RecordBatch::Make(target_arrow_, 0, EmptyColumns(*target_arrow_)),
+            plan_.target_alias));
+    for (size_t begin = 0; begin < rows.size(); begin += kPairChunk) {
+      std::vector<int64_t> chunk(rows.begin() + static_cast<std::ptrdiff_t>(begin),
+                                 rows.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                    rows.size(), begin + kPairChunk)));
+      const int64_t n = static_cast<int64_t>(chunk.size());
+      std::vector<std::shared_ptr<arrow::Array>> nulls;
+      for (const auto& f : target_arrow_->fields()) {
+        DELTA_ARROW_ASSIGN_OR_RETURN(auto a, arrow::MakeArrayOfNull(f->type(), n),
+                                     ErrorCode::kInternal, "MERGE");
+        nulls.push_back(std::move(a));
+      }
+      DELTA_ASSIGN_OR_RETURN(auto source_cols, TakeColumns(*source_, chunk));
+      auto joined = JoinColumns(*target_q->schema(), std::move(nulls), *source_->schema(),
+                                std::move(source_cols), n);
+      std::vector<int64_t> none(static_cast<size_t>(n), -1);
+      std::vector<int32_t> action(static_cast<size_t>(n), -1);
+      DELTA_RETURN_IF_ERROR(Decide(plan_.not_matched, *joined, none, false, 0, &action));
+      for (size_t k = 0; k < plan_.not_matched.size(); ++k) {
+        std::vector<uint8_t> sel(static_cast<size_t>(n));
+        int64_t count = 0;
+        for (int64_t r = 0; r < n; ++r) {
+          sel[static_cast<size_t>(r)] = action[r] == static_cast<int32_t>(k);
+          count += sel[static_cast<size_t>(r)];
+        }
+        if (count == 0) continue;
+        DELTA_ASSIGN_OR_RETURN(auto mask, dml_internal::MaskFromBytes(sel));
+        DELTA_RETURN_IF_ERROR(Emit(plan_.not_matched[k], joined, *mask));
+        result_->num_target_rows_inserted += count;
+      }
+    }
+    return OkStatus();
+  }
+
+ private:
+  static std::vector<std::shared_ptr<arrow::Array>> EmptyColumns(const arrow::Schema& s) {
+    std::vector<std::shared_ptr<arrow::Array>> out;
+    for (const auto& f : s.fields()) {
+      auto a = arrow::MakeArrayOfNull(f->type(), 0);
+      out.push_back(a.ok() ? *a : nullptr);
+    }
+    return out;
+  }
+
+  Status ReadSource(BatchSource& source) {
+    auto conformer = BatchConformer::Make(plan_.source_schema, source.schema,
+                                          ConformOptions{false, source.name});
+    if (!conformer) {
+      return WithContext(conformer.error(),
+                         fmt::format("MERGE source '{}'", source.name));
+    }
+    DELTA_ASSIGN_OR_RETURN(auto reader, source.open());
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+    int64_t row = 0;
+    while (true) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      DELTA_ARROW_RETURN_NOT_OK(reader->ReadNext(&batch), ErrorCode::kCorruptData,
+                                fmt::format("MERGE source '{}'", source.name));
+      if (!batch) break;
+      auto conformed = (*conformer)->Conform(*batch, row);
+      if (!conformed) {
+        return WithContext(conformed.error(),
+                           fmt::format("MERGE source '{}'", source.name));
+      }
+      row += batch->num_rows();
+      batches.push_back(std::move(*conformed));
+    }
+    DELTA_ARROW_ASSIGN_OR_RETURN(
+        auto table, arrow::Table::FromRecordBatches(plan_.source_arrow, batches),
+        ErrorCode::kInternal, "MERGE source");
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto combined, table->CombineChunksToBatch(),
+                                 ErrorCode::kInternal, "MERGE source");
+    DELTA_ASSIGN_OR_RETURN(source_,
+                           dml_internal::Qualified(combined, plan_.source_alias));
+    result_->num_source_rows = source_->num_rows();
+    source_matched_.assign(static_cast<size_t>(source_->num_rows()), 0);
+    // Hash table on the source keys (chained through next_).
+    for (const auto& key : plan_.keys) {
+      auto values = Evaluate(*key.source, *source_);
+      if (!values) return WithContext(values.error(), "MERGE ON condition (source side)");
+      source_keys_.push_back(std::move(*values));
+    }
+    if (!plan_.keys.empty()) {
+      DELTA_ASSIGN_OR_RETURN(auto keys,
+                             dml_internal::EncodeKeys(source_keys_, source_->num_rows()));
+      next_.assign(keys.size(), -1);
+      for (size_t s = keys.size(); s-- > 0;) {
+        if (!keys[s]) continue;
+        auto [it, inserted] = head_.emplace(std::move(*keys[s]), static_cast<int64_t>(s));
+        if (!inserted) {
+          next_[s] = it->second;
+          it->second = static_cast<int64_t>(s);
+        }
+      }
+    }
+    return OkStatus();
+  }
+
+  // Join the target rows of `tq` with the source: match[r] = the matching source row.
+  Status Match(const std::shared_ptr<arrow::RecordBatch>& tq, const AddFile& file,
+               int64_t first_row, std::vector<int64_t>* match, bool* any_match) {
+    const int64_t n = tq->num_rows();
+    if (source_->num_rows() == 0) return OkStatus();
+    std::vector<std::shared_ptr<arrow::Array>> target_keys;
+    for (const auto& key : plan_.keys) {
+      DELTA_ASSIGN_OR_RETURN(auto values, Evaluate(*key.target, *tq));
+      target_keys.push_back(std::move(values));
+    }
+    std::vector<uint32_t> counts(static_cast<size_t>(n), 0);
+    std::vector<int64_t> pt, ps;
+    auto flush = [&]() -> Status {
+      if (pt.empty()) return OkStatus();
+      std::vector<uint8_t> ok(pt.size(), 1);
+      if (plan_.residual) {
+        DELTA_ASSIGN_OR_RETURN(auto tcols, TakeColumns(*tq, pt));
+        DELTA_ASSIGN_OR_RETURN(auto scols, TakeColumns(*source_, ps));
+        auto joined = JoinColumns(*tq->schema(), std::move(tcols), *source_->schema(),
+                                  std::move(scols), static_cast<int64_t>(pt.size()));
+        DELTA_ASSIGN_OR_RETURN(auto holds, EvaluatePredicate(*plan_.residual, *joined));
+        for (size_t i = 0; i < pt.size(); ++i) {
+          ok[i] = holds->IsValid(static_cast<int64_t>(i)) &&
+                  holds->Value(static_cast<int64_t>(i));
+        }
+      }
+      for (size_t i = 0; i < pt.size(); ++i) {
+        if (!ok[i]) continue;
+        auto t = static_cast<size_t>(pt[i]);
+        if (counts[t]++ == 0) (*match)[t] = ps[i];
+        source_matched_[static_cast<size_t>(ps[i])] = 1;
+        *any_match = true;
+      }
+      pt.clear();
+      ps.clear();
+      return OkStatus();
+    };
+    if (plan_.keys.empty()) {
+      for (int64_t r = 0; r < n; ++r) {
+        for (int64_t s = 0; s < source_->num_rows(); ++s) {
+          pt.push_back(r);
+          ps.push_back(s);
+          if (pt.size() >= kPairChunk) DELTA_RETURN_IF_ERROR(flush());
+        }
+      }
+    } else {
+      DELTA_ASSIGN_OR_RETURN(auto keys, dml_internal::EncodeKeys(target_keys, n));
+      for (int64_t r = 0; r < n; ++r) {
+        const auto& key = keys[static_cast<size_t>(r)];
+        if (!key) continue;
+        auto it = head_.find(*key);
+        if (it == head_.end()) continue;
+        for (int64_t s = it->second; s >= 0; s = next_[static_cast<size_t>(s)]) {
+          pt.push_back(r);
+          ps.push_back(s);
+        }
+        if (pt.size() >= kPairChunk) DELTA_RETURN_IF_ERROR(flush());
+      }
+    }
+    DELTA_RETURN_IF_ERROR(flush());
+    if (plan_.multiple_matches_allowed) return OkStatus();
+    for (int64_t r = 0; r < n; ++r) {
+      if (counts[static_cast<size_t>(r)] < 2) continue;
+      std::vector<BoundExprRef> key_exprs;
+      for (const auto& k : plan_.keys) key_exprs.push_back(k.target);
+      std::string key = key_exprs.empty()
+                            ? fmt::format("row {}", first_row + r + 1)
+                            : dml_internal::DescribeKey(key_exprs, target_keys, r);
+      return MakeError(
+          ErrorCode::kInvalidArgument,
+          "DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE: MERGE into '{}': the "
+          "target row with {} (file {}) is matched by {} source rows; a MERGE may update "
+          "or delete each target row only once, and which source row should apply is "
+          "ambiguous. Deduplicate the source on the ON keys. Nothing was written",
+          target_.name, key, file.path, counts[static_cast<size_t>(r)]);
+    }
+    return OkStatus();
+  }
+
+  // First clause whose condition holds, for the rows that are (not) matched.
+  Status Decide(const std::vector<ClausePlan>& clauses, const arrow::RecordBatch& joined,
+                const std::vector<int64_t>& match, bool matched, int32_t base,
+                std::vector<int32_t>* action) {
+    const int64_t n = joined.num_rows();
+    for (size_t k = 0; k < clauses.size(); ++k) {
+      std::shared_ptr<arrow::BooleanArray> holds;
+      if (clauses[k].condition) {
+        auto evaluated = EvaluatePredicate(*clauses[k].condition, joined);
+        if (!evaluated) return WithContext(evaluated.error(), clauses[k].Describe());
+        holds = std::move(*evaluated);
+      }
+      for (int64_t r = 0; r < n; ++r) {
+        auto i = static_cast<size_t>(r);
+        if ((*action)[i] >= 0 || (match[i] >= 0) != matched) continue;
+        if (holds && !(holds->IsValid(r) && holds->Value(r))) continue;
+        (*action)[i] = base + static_cast<int32_t>(k);
+      }
+      // A row a clause was evaluated for but not chosen stays -1 (kept as is).
+    }
+    return OkStatus();
+  }
+
+  // Write the rows of `joined` selected by `mask` as projected by clause `c`.
+  Status Emit(const ClausePlan& c, const std::shared_ptr<arrow::RecordBatch>& joined,
+              const arrow::BooleanArray& mask) {
+    DELTA_ASSIGN_OR_RETURN(auto rows, dml_internal::FilterRows(joined, mask));
+    std::vector<std::shared_ptr<arrow::Field>> fields;
+    std::vector<std::shared_ptr<arrow::Array>> columns;
+    for (const auto& p : c.columns) {
+      if (!p.value) continue;
+      auto value = Evaluate(*p.value, *rows);
+      if (!value) return WithContext(value.error(), c.Describe() + ", column " + p.name);
+      std::shared_ptr<arrow::Array> array = std::move(*value);
+      if (p.prune_to) {
+        DELTA_ASSIGN_OR_RETURN(array, dml_internal::PruneArray(array, p.prune_to));
+      }
+      fields.push_back(arrow::field(p.name, array->type(), true));
+      columns.push_back(std::move(array));
+    }
+    auto projected =
+        arrow::RecordBatch::Make(arrow::schema(fields), rows->num_rows(), columns);
+    auto conformed = c.conformer->Conform(*projected);
+    if (!conformed) return WithContext(conformed.error(), c.Describe());
+    if (auto checked = checker_->Check(**conformed); !checked) {
+      return WithContext(checked.error(), c.Describe());
+    }
+    return writer_->Write(*conformed);
+  }
+
+  // Unchanged rows of a rewritten file, conformed to the (possibly evolved) schema.
+  Status Copy(const std::shared_ptr<arrow::RecordBatch>& raw) {
+    if (raw->num_rows() == 0) return OkStatus();
+    if (!copier_) {
+      DELTA_ASSIGN_OR_RETURN(copier_,
+                             BatchConformer::Make(plan_.schema.schema, raw->schema(),
+                                                  ConformOptions{false, target_.name}));
+    }
+    DELTA_ASSIGN_OR_RETURN(auto conformed, copier_->Conform(*raw));
+    result_->num_target_rows_copied += raw->num_rows();
+    return writer_->Write(conformed);
+  }
+
+  const dml_internal::DmlTarget& target_;
+  MergePlan& plan_;
+  MergeResult* result_;
+  std::unique_ptr<ConstraintChecker> checker_;
+  std::shared_ptr<arrow::Schema> target_arrow_;
+  std::shared_ptr<arrow::RecordBatch> source_;
+  std::vector<std::shared_ptr<arrow::Array>> source_keys_;
+  std::unordered_map<std::string, int64_t> head_;
+  std::vector<int64_t> next_;
+  std::vector<uint8_t> source_matched_;
+  std::unique_ptr<dml_internal::DmlWriter> writer_;
+  std::unique_ptr<BatchConformer> copier_;
+};
+
+std::string ClausePredicates(const std::vector<ClausePlan>& clauses) {
+  std::string out = "[";
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    const auto& c = clauses[i];
+    out += i ? ",{" : "{";
+    if (!c.condition_sql.empty()) {
+      out += "\"predicate\":";
+      AppendJsonString(&out, c.condition_sql);
+      out += ",";
+    }
+    std::string action = c.is_delete ? "delete"
+                         : c.kind == MergeWhen::Kind::kNotMatchedInsert ||
+                                 c.kind == MergeWhen::Kind::kNotMatchedInsertAll
+                             ? "insert"
+                             : "update";
+    out += "\"actionType\":\"" + action + "\"}";
+  }
+  return out + "]";
+}
+
+std::string JsonNames(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) out += ",";
+    AppendJsonString(&out, names[i]);
+  }
+  return out + "]";
+}
+
+}  // namespace
+
+Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec spec,
+                          const SessionSettings& session) {
+  const auto start = std::chrono::steady_clock::now();
+  bool modifies = false;
+  for (const auto& c : spec.clauses) {
+    modifies = modifies || (c.kind != MergeWhen::Kind::kNotMatchedInsert &&
+                            c.kind != MergeWhen::Kind::kNotMatchedInsertAll);
+  }
+  DELTA_ASSIGN_OR_RETURN(auto target,
+                         dml_internal::LoadTarget(fs, path, "MERGE", modifies));
+  DELTA_ASSIGN_OR_RETURN(MergePlan plan, dml_internal::PlanMerge(target, spec, session));
+  MergeResult result;
+  result.ignored_source_columns = plan.ignored_source_columns;
+  result.added_columns = plan.added_columns;
+  result.widened_columns = plan.widened_columns;
+  result.warnings = plan.warnings;
+
+  MergeRun run(target, plan, &result);
+  DELTA_RETURN_IF_ERROR(run.Init(spec.source));
+  auto fail = [&](Error e) -> Result<MergeResult> {
+    run.writer().Abort();
+    return e;
+  };
+  auto candidates = run.CandidateFiles();
+  if (!candidates) return fail(candidates.error());
+  std::vector<const AddFile*> removed;
+  std::vector<std::string> read;
+  for (const AddFile* file : *candidates) {
+    bool touched = false;
+    if (auto st = run.ProcessFile(*file, &touched); !st) return fail(st.error());
+    read.push_back(file->path);
+    if (touched) removed.push_back(file);
+  }
+  result.num_target_files_scanned = static_cast<int64_t>(candidates->size());
+  if (auto st = run.InsertUnmatched(); !st) return fail(st.error());
+  result.num_target_rows_updated = result.num_target_rows_matched_updated +
+                                   result.num_target_rows_not_matched_by_source_updated;
+  result.num_target_rows_deleted = result.num_target_rows_matched_deleted +
+                                   result.num_target_rows_not_matched_by_source_deleted;
+
+  OperationInfo op;
+  op.operation = "MERGE";
+  op.parameters_json.emplace_back("predicate",
+                                  dml_internal::PredicateParameter({plan.on_sql}));
+  op.parameters_json.emplace_back("matchedPredicates", ClausePredicates(plan.matched));
+  op.parameters_json.emplace_back("notMatchedPredicates",
+                                  ClausePredicates(plan.not_matched));
+  op.parameters_json.emplace_back("notMatchedBySourcePredicates",
+                                  ClausePredicates(plan.not_matched_by_source));
+  if (!plan.added_columns.empty()) {
+    op.parameters_json.emplace_back("addedColumns", JsonNames(plan.added_columns));
+  }
+  if (!plan.ignored_source_columns.empty()) {
+    op.parameters_json.emplace_back("ignoredSourceColumns",
+                                    JsonNames(plan.ignored_source_columns));
+  }
+  auto fill = [&](const dml_internal::DmlWriter::Outcome& o, OperationInfo* info) {
+    result.num_target_files_added = o.files_added;
+    result.num_target_files_removed = o.files_removed;
+    result.num_target_bytes_added = o.bytes_added;
+    result.num_target_bytes_removed = o.bytes_removed;
+    result.num_output_rows = o.rows_written;
+    auto& m = info->metrics;
+    m.emplace_back("numSourceRows", result.num_source_rows);
+    m.emplace_back("numTargetRowsInserted", result.num_target_rows_inserted);
+    m.emplace_back("numTargetRowsUpdated", result.num_target_rows_updated);
+    m.emplace_back("numTargetRowsMatchedUpdated", result.num_target_rows_matched_updated);
+    m.emplace_back("numTargetRowsNotMatchedBySourceUpdated",
+                   result.num_target_rows_not_matched_by_source_updated);
+    m.emplace_back("numTargetRowsDeleted", result.num_target_rows_deleted);
+    m.emplace_back("numTargetRowsMatchedDeleted", result.num_target_rows_matched_deleted);
+    m.emplace_back("numTargetRowsNotMatchedBySourceDeleted",
+                   result.num_target_rows_not_matched_by_source_deleted);
+    m.emplace_back("numTargetRowsCopied", result.num_target_rows_copied);
+    m.emplace_back("numOutputRows", result.num_output_rows);
+    m.emplace_back("numTargetFilesAdded", o.files_added);
+    m.emplace_back("numTargetFilesRemoved", o.files_removed);
+    m.emplace_back("numTargetBytesAdded", o.bytes_added);
+    m.emplace_back("numTargetBytesRemoved", o.bytes_removed);
+    m.emplace_back("numTargetChangeFilesAdded", 0);
+    m.emplace_back("numTargetDeletionVectorsAdded", 0);
+    m.emplace_back("numTargetDeletionVectorsRemoved", 0);
+    m.emplace_back("numAddedColumns", static_cast<int64_t>(plan.added_columns.size()));
+    m.emplace_back("numIgnoredSourceColumns",
+                   static_cast<int64_t>(plan.ignored_source_columns.size()));
+    m.emplace_back("executionTimeMs",
+                   std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now() - start)
+                       .count());
+  };
+  DELTA_ASSIGN_OR_RETURN(auto outcome, run.writer().Commit(removed, std::move(read),
+                                                           std::move(op), fill, session));
+  result.version = outcome.version;
+  result.commit_attempts = outcome.commit_attempts;
+  return result;
+}
+
+}  // namespace deltaguard

@@ -1,0 +1,366 @@
+// UPDATE and DELETE: select rows per file, rewrite the files that hold selected rows
+// copy-on-write, remove whole files where the partition predicate allows
+// (update_delete.h).
+
+#include "deltaguard/dml/update_delete.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <utility>
+
+#include "deltaguard/dml/dml_internal.h"
+#include "deltaguard/dml/merge_internal.h"
+#include "deltaguard/evolution/type_rules.h"
+#include "deltaguard/exec/batch_conformer.h"
+#include "deltaguard/exec/constraint_checker.h"
+#include "deltaguard/exec/expr_eval.h"
+#include "deltaguard/expr/parser.h"
+#include "deltaguard/expr/printer.h"
+#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/schema/column_path.h"
+#include "deltaguard/table/replace_where.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard {
+namespace {
+
+using dml_internal::ProjectedColumn;
+
+// `e` with `alias.` removed from column references (the table's own columns win).
+ExprRef StripAlias(const ExprRef& e, const std::string& alias, const StructType& schema) {
+  if (!e) return e;
+  if (e->kind == ExprKind::kColumn) {
+    if (!alias.empty() && e->path.size() >= 2 && EqualsIgnoreCase(e->path[0], alias) &&
+        schema.FieldIndexCaseInsensitive(e->path[0]) < 0) {
+      return Expr::Column({e->path.begin() + 1, e->path.end()}, e->position);
+    }
+    return e;
+  }
+  if (e->children.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  for (auto& child : copy->children) child = StripAlias(child, alias, schema);
+  return copy;
+}
+
+// What one UPDATE/DELETE does to the rows of a file.
+struct RowChange {
+  BoundExprRef where;  // null: every row
+  std::unique_ptr<ReplaceWhere>
+      partitions;  // set when WHERE reads partition columns only
+  bool is_delete = false;
+  std::vector<ProjectedColumn> columns;  // UPDATE: the new row
+  std::unique_ptr<BatchConformer> conformer;
+};
+
+Result<RowChange> PlanChange(const dml_internal::DmlTarget& target,
+                             const std::string& alias, const ExprRef& where_expr,
+                             std::string_view op, std::string* where_sql) {
+  const Snapshot& snapshot = *target.snapshot;
+  const StructType& schema = *snapshot.schema();
+  RowChange change;
+  if (where_expr) {
+    ExprRef where = StripAlias(where_expr, alias, schema);
+    auto bound = BindPredicate(*where, schema);
+    if (!bound) {
+      return WithContext(bound.error(),
+                         fmt::format("{} WHERE on table '{}'", op, target.name));
+    }
+    change.where = *bound;
+    *where_sql = ToSql(*where_expr);
+    DELTA_ASSIGN_OR_RETURN(
+        change.partitions,
+        ReplaceWhere::Make(ToSql(*where), snapshot.schema(),
+                           snapshot.metadata().partition_columns,
+                           snapshot.column_mapping_mode(), target.name));
+    if (!change.partitions->partition_only()) change.partitions.reset();
+  }
+  return change;
+}
+
+Status PlanAssignments(const dml_internal::DmlTarget& target, const UpdateSpec& spec,
+                       RowChange* change) {
+  const SchemaRef& schema = target.snapshot->schema();
+  std::vector<std::pair<std::string, BoundExprRef>> values;
+  for (const auto& a : spec.assignments) {
+    std::vector<std::string> path = a.column;
+    if (path.size() >= 2 && EqualsIgnoreCase(path[0], spec.alias))
+      path.erase(path.begin());
+    if (path.size() != 1) {
+      return MakeError(ErrorCode::kUnsupportedFeature,
+                       "UPDATE on table '{}': assignment to the nested field '{}' is not "
+                       "supported; assign the whole top-level column",
+                       target.name, fmt::format("{}", fmt::join(path, ".")));
+    }
+    int i = schema->FieldIndexCaseInsensitive(path[0]);
+    if (i < 0) {
+      return MakeError(ErrorCode::kNotFound,
+                       "UPDATE on table '{}': column '{}' does not exist", target.name,
+                       path[0]);
+    }
+    const StructField& field = schema->field(static_cast<size_t>(i));
+    for (const auto& [name, v] : values) {
+      if (name == field.name) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "UPDATE on table '{}': column '{}' is assigned more than once",
+                         target.name, field.name);
+      }
+    }
+    ExprRef value = StripAlias(a.value, spec.alias, *schema);
+    auto bound = Bind(*value, *schema);
+    if (!bound) {
+      return WithContext(bound.error(), fmt::format("UPDATE on table '{}', column {}",
+                                                    target.name, field.name));
+    }
+    const DataType& from = *(*bound)->type;
+    if (from.is_numeric() && field.type->is_numeric() && !from.Equals(*field.type) &&
+        !IsLosslessWriteCast(from, *field.type)) {
+      // A checked CAST: a value that does not fit fails the UPDATE.
+      auto cast = std::make_shared<Expr>();
+      cast->kind = ExprKind::kCast;
+      cast->cast_type = field.type;
+      cast->children = {value};
+      DELTA_ASSIGN_OR_RETURN(*bound, Bind(*cast, *schema));
+    }
+    values.emplace_back(field.name, *bound);
+  }
+  std::vector<std::shared_ptr<arrow::Field>> input;
+  for (const auto& f : schema->fields()) {
+    ProjectedColumn p;
+    p.name = f.name;
+    for (const auto& [name, v] : values) {
+      if (name == f.name) p.value = v;
+    }
+    if (!p.value) {
+      DELTA_ASSIGN_OR_RETURN(p.value, Bind(*Expr::Column({f.name}), *schema));
+    }
+    if (p.value->type->kind() == TypeKind::kVoid) {
+      p.value = nullptr;  // SET c = NULL
+    } else {
+      DELTA_ASSIGN_OR_RETURN(auto type, ToArrowType(*p.value->type));
+      input.push_back(arrow::field(f.name, type, true));
+    }
+    change->columns.push_back(std::move(p));
+  }
+  auto conformer = BatchConformer::Make(schema, arrow::schema(input),
+                                        ConformOptions{false, target.name});
+  if (!conformer) {
+    return WithContext(conformer.error(),
+                       fmt::format("UPDATE on table '{}'", target.name));
+  }
+  change->conformer = std::move(*conformer);
+  return OkStatus();
+}
+
+int64_t LiveRows(const AddFile& file) {
+  auto n = file.NumRecords();
+  if (!n) return -1;
+  return *n - (file.deletion_vector ? file.deletion_vector->cardinality : 0);
+}
+
+Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
+                      const std::string& operation, const std::string& where_sql,
+                      const SessionSettings& session) {
+  const auto start = std::chrono::steady_clock::now();
+  const SnapshotRef& snapshot = target.snapshot;
+  DmlResult result;
+  dml_internal::SchemaChange schema;
+  schema.schema = snapshot->schema();
+  schema.effective_metadata = snapshot->metadata();
+  DELTA_ASSIGN_OR_RETURN(auto writer, dml_internal::DmlWriter::Make(target, schema));
+  DELTA_ASSIGN_OR_RETURN(
+      auto checker,
+      ConstraintChecker::Make(schema.effective_metadata, *schema.schema, target.name));
+  std::vector<const AddFile*> removed;
+  std::vector<std::string> read;
+  std::unique_ptr<BatchConformer> copier;
+  auto copy = [&](const std::shared_ptr<arrow::RecordBatch>& raw) -> Status {
+    if (raw->num_rows() == 0) return OkStatus();
+    if (!copier) {
+      DELTA_ASSIGN_OR_RETURN(copier,
+                             BatchConformer::Make(schema.schema, raw->schema(),
+                                                  ConformOptions{false, target.name}));
+    }
+    DELTA_ASSIGN_OR_RETURN(auto conformed, copier->Conform(*raw));
+    result.num_copied_rows += raw->num_rows();
+    return writer->Write(conformed);
+  };
+  auto process = [&](const AddFile& file) -> Status {
+    if (change.partitions) {
+      DELTA_ASSIGN_OR_RETURN(bool matches,
+                             change.partitions->MatchesPartition(file.partition_values));
+      if (!matches) return OkStatus();
+    }
+    if (change.is_delete && (!change.where || change.partitions)) {
+      // Whole file: no rewrite (Spark's metadata-only delete).
+      removed.push_back(&file);
+      int64_t rows = LiveRows(file);
+      if (rows < 0 || result.num_deleted_rows < 0) {
+        result.num_deleted_rows = -1;
+      } else {
+        result.num_deleted_rows += rows;
+      }
+      return OkStatus();
+    }
+    ++result.num_files_scanned;
+    read.push_back(file.path);
+    DELTA_ASSIGN_OR_RETURN(auto scan, dml_internal::ScanFile(snapshot, file));
+    std::vector<std::shared_ptr<arrow::RecordBatch>> pending;
+    bool touched = false;
+    while (true) {
+      DELTA_ASSIGN_OR_RETURN(auto raw, scan->Next());
+      if (!raw) break;
+      std::shared_ptr<arrow::BooleanArray> selected;
+      int64_t count = raw->num_rows();
+      if (change.where) {
+        auto holds = EvaluatePredicate(*change.where, *raw);
+        if (!holds) {
+          return WithContext(holds.error(), fmt::format("{} WHERE on table '{}'",
+                                                        operation, target.name));
+        }
+        DELTA_ASSIGN_OR_RETURN(selected, dml_internal::DenseMask(**holds, false));
+        count = 0;
+        for (int64_t i = 0; i < selected->length(); ++i) count += selected->Value(i);
+      }
+      if (count == 0) {
+        if (touched) {
+          DELTA_RETURN_IF_ERROR(copy(raw));
+        } else {
+          pending.push_back(raw);
+        }
+        continue;
+      }
+      if (!touched) {
+        touched = true;
+        for (const auto& p : pending) DELTA_RETURN_IF_ERROR(copy(p));
+      }
+      std::shared_ptr<arrow::RecordBatch> rows = raw;
+      if (selected) {
+        DELTA_ASSIGN_OR_RETURN(auto keep, dml_internal::DenseMask(*selected, true));
+        DELTA_ASSIGN_OR_RETURN(auto kept, dml_internal::FilterRows(raw, *keep));
+        DELTA_RETURN_IF_ERROR(copy(kept));
+        DELTA_ASSIGN_OR_RETURN(rows, dml_internal::FilterRows(raw, *selected));
+      }
+      if (change.is_delete) {
+        result.num_deleted_rows += count;
+        continue;
+      }
+      std::vector<std::shared_ptr<arrow::Field>> fields;
+      std::vector<std::shared_ptr<arrow::Array>> columns;
+      for (const auto& p : change.columns) {
+        if (!p.value) continue;
+        auto value = Evaluate(*p.value, *rows);
+        if (!value) {
+          return WithContext(value.error(), fmt::format("UPDATE on table '{}', column {}",
+                                                        target.name, p.name));
+        }
+        fields.push_back(arrow::field(p.name, (*value)->type(), true));
+        columns.push_back(std::move(*value));
+      }
+      auto projected = arrow::RecordBatch::Make(arrow::schema(fields), rows->num_rows(),
+                                                std::move(columns));
+      auto conformed = change.conformer->Conform(*projected);
+      if (!conformed) {
+        return WithContext(conformed.error(),
+                           fmt::format("UPDATE on table '{}'", target.name));
+      }
+      DELTA_RETURN_IF_ERROR(checker.Check(**conformed));
+      DELTA_RETURN_IF_ERROR(writer->Write(*conformed));
+      result.num_updated_rows += count;
+    }
+    if (touched) removed.push_back(&file);
+    return OkStatus();
+  };
+  for (const AddFile& file : snapshot->files()) {
+    if (auto st = process(file); !st) {
+      writer->Abort();
+      return st.error();
+    }
+  }
+  OperationInfo op;
+  op.operation = operation;
+  op.parameters_json.emplace_back(
+      "predicate", dml_internal::PredicateParameter(
+                       where_sql.empty() ? std::vector<std::string>{}
+                                         : std::vector<std::string>{where_sql}));
+  auto fill = [&](const dml_internal::DmlWriter::Outcome& o, OperationInfo* info) {
+    result.num_added_files = o.files_added;
+    result.num_removed_files = o.files_removed;
+    result.num_added_bytes = o.bytes_added;
+    result.num_removed_bytes = o.bytes_removed;
+    auto& m = info->metrics;
+    m.emplace_back("numAddedFiles", o.files_added);
+    m.emplace_back("numRemovedFiles", o.files_removed);
+    if (change.is_delete) {
+      if (result.num_deleted_rows >= 0)
+        m.emplace_back("numDeletedRows", result.num_deleted_rows);
+    } else {
+      m.emplace_back("numUpdatedRows", result.num_updated_rows);
+    }
+    m.emplace_back("numCopiedRows", result.num_copied_rows);
+    m.emplace_back("numAddedBytes", o.bytes_added);
+    m.emplace_back("numRemovedBytes", o.bytes_removed);
+    m.emplace_back("numAddedChangeFiles", 0);
+    m.emplace_back("numDeletionVectorsAdded", 0);
+    m.emplace_back("executionTimeMs",
+                   std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now() - start)
+                       .count());
+  };
+  DELTA_ASSIGN_OR_RETURN(auto outcome, writer->Commit(removed, std::move(read),
+                                                      std::move(op), fill, session));
+  result.version = outcome.version;
+  result.commit_attempts = outcome.commit_attempts;
+  return result;
+}
+
+}  // namespace
+
+Result<DmlResult> Update(FileSystemRef fs, const std::string& path,
+                         const UpdateSpec& spec, const SessionSettings& session) {
+  DELTA_ASSIGN_OR_RETURN(auto target, dml_internal::LoadTarget(fs, path, "UPDATE", true));
+  if (spec.assignments.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument, "UPDATE on table '{}' needs SET", path);
+  }
+  std::string where_sql;
+  DELTA_ASSIGN_OR_RETURN(
+      auto change, PlanChange(target, spec.alias, spec.where, "UPDATE", &where_sql));
+  DELTA_RETURN_IF_ERROR(PlanAssignments(target, spec, &change));
+  return Run(target, change, "UPDATE", where_sql, session);
+}
+
+Result<DmlResult> Delete(FileSystemRef fs, const std::string& path,
+                         const DeleteSpec& spec, const SessionSettings& session) {
+  DELTA_ASSIGN_OR_RETURN(auto target, dml_internal::LoadTarget(fs, path, "DELETE", true));
+  std::string where_sql;
+  DELTA_ASSIGN_OR_RETURN(
+      auto change, PlanChange(target, spec.alias, spec.where, "DELETE", &where_sql));
+  change.is_delete = true;
+  return Run(target, change, "DELETE", where_sql, session);
+}
+
+Result<DmlResult> UpdateSql(FileSystemRef fs, const std::string& path,
+                            const std::vector<std::pair<std::string, std::string>>& set,
+                            const std::string& where, const SessionSettings& session) {
+  UpdateSpec spec;
+  for (const auto& [column, value] : set) {
+    DELTA_ASSIGN_OR_RETURN(auto column_path, ParseColumnPath(column));
+    DELTA_ASSIGN_OR_RETURN(auto expr, ParseExpression(value));
+    spec.assignments.push_back({std::move(column_path), std::move(expr)});
+  }
+  if (!where.empty()) {
+    DELTA_ASSIGN_OR_RETURN(spec.where, ParseExpression(where));
+  }
+  return Update(std::move(fs), path, spec, session);
+}
+
+Result<DmlResult> DeleteSql(FileSystemRef fs, const std::string& path,
+                            const std::string& where, const SessionSettings& session) {
+  DeleteSpec spec;
+  if (!where.empty()) {
+    DELTA_ASSIGN_OR_RETURN(spec.where, ParseExpression(where));
+  }
+  return Delete(std::move(fs), path, spec, session);
+}
+
+}  // namespace deltaguard

@@ -1,0 +1,267 @@
+#include <arrow/io/buffered.h>
+#include <arrow/io/interfaces.h>
+#include <arrow/table.h>
+#include <fmt/format.h>
+#include <parquet/arrow/writer.h>
+
+#include <algorithm>
+#include <string_view>
+#include <system_error>
+
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/io/parquet/data_file_stream_internal.h"
+#include "deltaguard/util/string_util.h"
+#include "deltaguard/util/uuid.h"
+
+namespace deltaguard::internal {
+namespace {
+
+// Row groups a stream may hold queued while it encodes another: the caller reads the
+// next row group meanwhile, so a stream rarely waits for input. Memory per stream:
+// about (1 + kMaxQueued) row groups of Arrow data plus one row group's encoded pages.
+constexpr size_t kMaxQueued = 1;
+
+// arrow::io::OutputStream over a FileSystem OutputFile: the Parquet writer streams the
+// file to storage instead of building it in memory. Close() publishes it.
+class OutputFileStream final : public arrow::io::OutputStream {
+ public:
+  explicit OutputFileStream(std::unique_ptr<OutputFile> file) : file_(std::move(file)) {}
+  arrow::Status Close() override {
+    if (closed_) return arrow::Status::OK();
+    closed_ = true;
+    Status st = file_->Close();
+    return st ? arrow::Status::OK() : ToArrowStatus(st.error());
+  }
+  bool closed() const override { return closed_; }
+  /// Give up the file: later writes fail, Close() does not publish, the temporary is
+  /// removed when the OutputFile goes away.
+  void Abandon() { closed_ = true; }
+  arrow::Result<int64_t> Tell() const override { return position_; }
+  arrow::Status Write(const void* data, int64_t nbytes) override {
+    if (closed_) return arrow::Status::Invalid("write to a closed data file");
+    Status st = file_->Append(
+        std::string_view(static_cast<const char*>(data), static_cast<size_t>(nbytes)));
+    if (!st) return ToArrowStatus(st.error());
+    position_ += nbytes;
+    return arrow::Status::OK();
+  }
+
+ private:
+  std::unique_ptr<OutputFile> file_;
+  int64_t position_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+// The file a stream is writing.
+class DataFileStream::OpenFile {
+ public:
+  // A file dropped before its close must not be published (the Parquet writer and the
+  // buffered stream both close from their destructors).
+  ~OpenFile() { Abandon(); }
+  void Abandon() {
+    if (raw) raw->Abandon();
+  }
+
+  int64_t first_row_group = 0;
+  std::string name;                               // file name (no directory)
+  std::string path;                               // full path
+  OutputFileStream* raw = nullptr;                // owned by `sink`
+  std::shared_ptr<arrow::io::OutputStream> sink;  // buffered, over an OutputFile
+  std::unique_ptr<parquet::arrow::FileWriter> writer;
+  std::unique_ptr<FileStatsCollector> stats;
+};
+
+DataFileStream::DataFileStream(std::shared_ptr<const DataFileConfig> config, int index)
+    : config_(std::move(config)), index_(index) {}
+
+DataFileStream::~DataFileStream() { Abandon(); }
+
+Status DataFileStream::status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (error_) return *error_;
+  return OkStatus();
+}
+
+void DataFileStream::Fail(const Error& error) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!error_) error_ = error;
+  cv_.notify_all();
+}
+
+Status DataFileStream::Submit(RowGroupWork work, bool use_thread) {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (error_) return *error_;
+    if (use_thread && !thread_.joinable() && !stop_ && !finishing_) {
+      try {
+        thread_ = std::thread([this] { Run(); });
+      } catch (const std::system_error&) {
+        // No thread available: encode on the caller's thread.
+      }
+    }
+    if (thread_.joinable()) {
+      cv_.wait(lock, [this] {
+        return error_ || stop_ || queue_.size() < kMaxQueued ||
+               (queue_.empty() && !busy_);
+      });
+      if (error_) return *error_;
+      queue_.push_back(std::move(work));
+      cv_.notify_all();
+      return OkStatus();
+    }
+  }
+  Status st = Encode(work);
+  if (!st) Fail(st.error());
+  return st;
+}
+
+void DataFileStream::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    cv_.wait(lock, [this] { return stop_ || finishing_ || !queue_.empty(); });
+    if (stop_) return;
+    if (queue_.empty()) {  // finishing
+      const bool failed = error_.has_value();
+      lock.unlock();
+      if (!failed) {
+        Status st = CloseFile();
+        if (!st) Fail(st.error());
+      }
+      return;
+    }
+    RowGroupWork work = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    const bool failed = error_.has_value();
+    lock.unlock();
+    cv_.notify_all();  // a slot is free
+    Status st = failed ? OkStatus() : Encode(work);
+    work.batches.clear();  // free the rows before waiting for more
+    lock.lock();
+    busy_ = false;
+    if (!st && !error_) error_ = st.error();
+    cv_.notify_all();
+  }
+}
+
+void DataFileStream::RequestFinish() {
+  std::lock_guard<std::mutex> lock(mu_);
+  finishing_ = true;
+  cv_.notify_all();
+}
+
+void DataFileStream::Join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+Status DataFileStream::Finish() {
+  RequestFinish();
+  if (thread_.joinable()) {
+    Join();  // the thread closed the file
+  } else if (status()) {
+    Status st = CloseFile();
+    if (!st) Fail(st.error());
+  }
+  return status();
+}
+
+void DataFileStream::Abandon() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+    queue_.clear();
+    cv_.notify_all();
+  }
+  Join();
+  if (file_) {
+    file_->Abandon();
+    file_.reset();
+  }
+}
+
+Status DataFileStream::StartFile(int64_t first_row_group) {
+  const DataFileConfig& c = *config_;
+  auto file = std::make_unique<OpenFile>();
+  file->first_row_group = first_row_group;
+  // Numbers are unique across the writer's streams and independent of timing.
+  const int number = index_ + c.num_streams * files_opened_++;
+  file->name = fmt::format("part-{:05d}-{}.c000{}.parquet", number, GenerateUuidV4(),
+                           c.file_infix);
+  file->path =
+      JoinPath(c.directory.empty() ? c.table_root : JoinPath(c.table_root, c.directory),
+               file->name);
+  const std::string context = "data file " + file->name;
+  DELTA_ASSIGN_OR_RETURN(auto output, c.fs->OpenForWrite(file->path));
+  auto raw = std::make_shared<OutputFileStream>(std::move(output));
+  file->raw = raw.get();
+  // 1 MiB writes: few system calls, no whole-file buffer.
+  DELTA_ARROW_ASSIGN_OR_RETURN(
+      file->sink,
+      arrow::io::BufferedOutputStream::Create(1 << 20, arrow::default_memory_pool(), raw),
+      ErrorCode::kIOError, context);
+  // The columns of a row group encode in parallel on Arrow's CPU pool as well, which
+  // keeps the cores busy when there are fewer row groups than streams.
+  auto arrow_props =
+      parquet::ArrowWriterProperties::Builder().set_use_threads(true)->build();
+  DELTA_ARROW_ASSIGN_OR_RETURN(
+      file->writer,
+      parquet::arrow::FileWriter::Open(*c.file_schema, arrow::default_memory_pool(),
+                                       file->sink, c.properties, arrow_props),
+      ErrorCode::kInternal, context);
+  DELTA_ASSIGN_OR_RETURN(file->stats,
+                         FileStatsCollector::Make(c.schema, c.mode, c.options.stats));
+  file_ = std::move(file);
+  return OkStatus();
+}
+
+Status DataFileStream::Encode(RowGroupWork& work) {
+  if (work.batches.empty()) return OkStatus();
+  if (!file_) DELTA_RETURN_IF_ERROR(StartFile(work.index));
+  OpenFile& f = *file_;
+  const std::string context = "data file " + f.name;
+  // A buffered row group fed batch by batch: the batches are not concatenated, and
+  // with use_threads the columns of each batch encode in parallel.
+  DELTA_ARROW_RETURN_NOT_OK(f.writer->NewBufferedRowGroup(), ErrorCode::kIOError,
+                            context);
+  for (const auto& batch : work.batches) {
+    DELTA_ARROW_RETURN_NOT_OK(f.writer->WriteRecordBatch(*batch), ErrorCode::kIOError,
+                              context);
+  }
+  for (const auto& batch : work.batches) DELTA_RETURN_IF_ERROR(f.stats->Update(*batch));
+  DELTA_ARROW_ASSIGN_OR_RETURN(int64_t size, f.sink->Tell(), ErrorCode::kIOError,
+                               context);
+  if (size >= config_->options.target_file_size_bytes) DELTA_RETURN_IF_ERROR(CloseFile());
+  return OkStatus();
+}
+
+Status DataFileStream::CloseFile() {
+  if (!file_) return OkStatus();
+  OpenFile& f = *file_;
+  const DataFileConfig& c = *config_;
+  const std::string context = "data file " + f.name;
+  DELTA_ARROW_RETURN_NOT_OK(f.writer->Close(), ErrorCode::kIOError, context);
+  f.writer.reset();
+  // Publishes the file (atomically) once every byte is flushed.
+  DELTA_ARROW_RETURN_NOT_OK(f.sink->Close(), ErrorCode::kIOError, context);
+  f.sink.reset();
+  f.raw = nullptr;
+  StreamFile out;
+  out.first_row_group = f.first_row_group;
+  // Listed before Stat, so that a failure from here on still deletes the file.
+  out.file.relative_path =
+      PercentEncodePath(c.directory.empty() ? f.name : c.directory + "/" + f.name);
+  files_.push_back(out);
+  DELTA_ASSIGN_OR_RETURN(FileInfo info, c.fs->Stat(f.path));
+  WrittenFile& file = files_.back().file;
+  file.partition_values = c.partition_values;
+  file.size = info.size;
+  file.modification_time = info.modification_time;
+  file.stats_json = f.stats->ToJson();
+  file.num_records = f.stats->num_records();
+  file_.reset();
+  return OkStatus();
+}
+
+}  // namespace deltaguard::internal

@@ -1,0 +1,444 @@
+// SELECT planning: resolve the select list, WHERE, GROUP BY, HAVING and ORDER BY
+// against the source's schema, then wire the stages:
+//   source -> filter -> project [-> DISTINCT] [-> sort] -> limit         (no aggregates)
+//   source -> filter -> aggregate -> HAVING -> project [-> DISTINCT] [-> sort] -> limit
+// Only the aggregate, DISTINCT and sort stages hold their input.
+
+#include "deltaguard/sql/query.h"
+
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+
+#include <chrono>
+#include <utility>
+
+#include "deltaguard/exec/expr_eval.h"
+#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/sql/query_internal.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard {
+namespace query_internal {
+namespace {
+
+std::string PathText(const std::vector<std::string>& path) {
+  std::string out;
+  for (const auto& p : path) out += (out.empty() ? "" : ".") + p;
+  return out;
+}
+
+// `t.a` -> `a` when `t` qualifies the source and the source has no column `t`.
+ExprRef StripQualifiers(const ExprRef& e, const SourcePlan& src) {
+  if (e == nullptr) return e;
+  if (e->kind == ExprKind::kColumn) {
+    for (const auto& q : src.qualifiers) {
+      std::vector<std::string_view> parts = Split(q, '.');
+      if (e->path.size() <= parts.size() ||
+          src.schema->FieldIndexCaseInsensitive(e->path[0]) >= 0) {
+        continue;
+      }
+      bool match = true;
+      for (size_t i = 0; i < parts.size() && match; ++i) {
+        match = EqualsIgnoreCase(parts[i], e->path[i]);
+      }
+      if (!match) continue;
+      auto copy = std::make_shared<Expr>(*e);
+      copy->path.erase(copy->path.begin(), copy->path.begin() + parts.size());
+      return copy;
+    }
+    return e;
+  }
+  std::vector<ExprRef> children;
+  bool changed = false;
+  for (const auto& c : e->children) {
+    children.push_back(StripQualifiers(c, src));
+    changed = changed || children.back() != c;
+  }
+  if (!changed) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  copy->children = std::move(children);
+  return copy;
+}
+
+// Replace one-part column names that are select-list aliases (and not source columns)
+// by the aliased expression (HAVING c > 1 with `count(*) AS c`).
+ExprRef ExpandAliases(const ExprRef& e, const StructType& input,
+                      const std::vector<std::pair<std::string, ExprRef>>& aliases) {
+  if (e == nullptr) return e;
+  if (e->kind == ExprKind::kColumn) {
+    if (e->path.size() != 1 || input.FieldIndexCaseInsensitive(e->path[0]) >= 0) return e;
+    for (const auto& [name, expr] : aliases) {
+      if (EqualsIgnoreCase(name, e->path[0])) return expr;
+    }
+    return e;
+  }
+  std::vector<ExprRef> children;
+  bool changed = false;
+  for (const auto& c : e->children) {
+    children.push_back(ExpandAliases(c, input, aliases));
+    changed = changed || children.back() != c;
+  }
+  if (!changed) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  copy->children = std::move(children);
+  return copy;
+}
+
+std::optional<int64_t> Ordinal(const Expr& e) {
+  if (e.kind != ExprKind::kLiteral) return std::nullopt;
+  if (e.literal_kind != LiteralKind::kInteger && e.literal_kind != LiteralKind::kLong) {
+    return std::nullopt;
+  }
+  return std::stoll(e.text);
+}
+
+// Rewrite an expression bound against the input into one over the aggregate stage's
+// output: group keys become `_gN`, aggregate calls `_aN`; any other column is Spark's
+// MISSING_AGGREGATION.
+Result<BoundExprRef> OverGroups(const BoundExprRef& e,
+                                const std::vector<BoundExprRef>& keys,
+                                std::vector<BoundExprRef>* aggregates) {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (SameBound(*e, *keys[i])) {
+      return BoundColumn(GroupColumnName(i), keys[i]->type, keys[i]->nullable);
+    }
+  }
+  if (e->kind == BoundKind::kCall && e->fn == BoundFn::kAggregate) {
+    for (const auto& arg : e->args) {
+      if (ContainsAggregate(*arg)) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "{}() has an aggregate function in its argument; aggregates "
+                         "cannot be nested",
+                         e->name);
+      }
+    }
+    size_t j = 0;
+    while (j < aggregates->size() && !SameBound(*e, *(*aggregates)[j])) ++j;
+    if (j == aggregates->size()) aggregates->push_back(e);
+    // count() is never NULL, also without rows.
+    return BoundColumn(AggregateColumnName(j), e->type,
+                       e->nullable && e->name != "count");
+  }
+  if (e->kind == BoundKind::kColumn) {
+    std::string name = PathText(e->path);
+    return MakeError(
+        ErrorCode::kInvalidArgument,
+        "column '{}' is neither in GROUP BY nor inside an aggregate function "
+        "(MISSING_AGGREGATION); add '{}' to GROUP BY or aggregate it, e.g. "
+        "max({})",
+        name, name, name);
+  }
+  if (e->args.empty()) return e;
+  auto copy = std::make_shared<BoundExpr>(*e);
+  for (auto& arg : copy->args) {
+    DELTA_ASSIGN_OR_RETURN(arg, OverGroups(arg, keys, aggregates));
+  }
+  return BoundExprRef(copy);
+}
+
+struct OutputColumn {
+  std::string name;
+  BoundExprRef expr;  // over the input, or over the aggregate stage's output
+};
+
+// Evaluate `columns` over a batch (after `where`, when set) into a batch of `schema`.
+Result<BatchRef> FilterProject(const BatchRef& batch, const BoundExprRef& where,
+                               const std::vector<OutputColumn>& columns,
+                               const std::shared_ptr<arrow::Schema>& schema,
+                               const EvalOptions& eval) {
+  BatchRef in = batch;
+  if (where != nullptr) {
+    DELTA_ASSIGN_OR_RETURN(auto mask, EvaluatePredicate(*where, *in, eval));
+    if (mask->true_count() == 0) return BatchRef();
+    if (mask->true_count() != in->num_rows()) {
+      DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum kept, arrow::compute::Filter(in, mask),
+                                   ErrorCode::kInternal, "WHERE");
+      in = kept.record_batch();
+    }
+  }
+  if (schema == nullptr) return in;  // filter only
+  std::vector<std::shared_ptr<arrow::Array>> arrays;
+  for (const auto& c : columns) {
+    DELTA_ASSIGN_OR_RETURN(auto array, Evaluate(*c.expr, *in, eval));
+    arrays.push_back(std::move(array));
+  }
+  return ConformBatch(arrow::RecordBatch::Make(schema, in->num_rows(), std::move(arrays)),
+                      schema, "SELECT");
+}
+
+struct SelectPlanner {
+  const SelectStmt& query;
+  const QueryContext& context;
+  SourcePlan src;
+  EvalOptions eval;
+
+  Result<QueryPlan> Plan();
+};
+
+Result<QueryPlan> SelectPlanner::Plan() {
+  const StructType& input = *src.schema;
+  auto strip = [&](const ExprRef& e) { return StripQualifiers(e, src); };
+
+  // The select list, `*` expanded.
+  std::vector<std::pair<std::string, ExprRef>> items;  // (name or "", expression)
+  std::vector<std::pair<std::string, ExprRef>> aliases;
+  for (const SelectItem& item : query.items) {
+    if (!item.star) {
+      ExprRef e = strip(item.expr);
+      items.emplace_back(item.alias, e);
+      if (!item.alias.empty()) aliases.emplace_back(item.alias, e);
+      continue;
+    }
+    if (!item.star_qualifier.empty() &&
+        std::find(src.qualifiers.begin(), src.qualifiers.end(),
+                  AsciiToLower(item.star_qualifier)) == src.qualifiers.end()) {
+      return MakeError(ErrorCode::kNotFound, "cannot resolve '{}.*': the source is {}",
+                       item.star_qualifier, src.name);
+    }
+    std::vector<bool> excluded(input.num_fields(), false);
+    for (const auto& name : item.star_except) {
+      int index = input.FieldIndexCaseInsensitive(name);
+      if (index < 0) {
+        return MakeError(ErrorCode::kNotFound,
+                         "* EXCEPT: column '{}' does not exist in {}; available: {}",
+                         name, src.name, input.ToString());
+      }
+      excluded[static_cast<size_t>(index)] = true;
+    }
+    for (size_t i = 0; i < input.num_fields(); ++i) {
+      if (!excluded[i]) items.emplace_back("", Expr::Column({input.field(i).name}));
+    }
+  }
+
+  BoundExprRef where;
+  if (query.where != nullptr) {
+    DELTA_ASSIGN_OR_RETURN(where, BindPredicate(*strip(query.where), input));
+    if (ContainsAggregate(*where)) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "aggregate functions are not allowed in WHERE ({}); use HAVING",
+                       SparkColumnName(*query.where));
+    }
+  }
+
+  std::vector<OutputColumn> outputs;
+  bool aggregate = !query.group_by.empty() || query.having != nullptr;
+  for (const auto& [alias, e] : items) {
+    DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, input));
+    std::string name = alias;
+    if (name.empty()) {
+      name = e->kind == ExprKind::kColumn ? b->path.back() : SparkColumnName(*e);
+    }
+    aggregate = aggregate || ContainsAggregate(*b);
+    outputs.push_back({std::move(name), std::move(b)});
+  }
+  const size_t num_outputs = outputs.size();
+
+  // GROUP BY keys: an ordinal or an alias names a select item; else an expression.
+  AggregateSpec spec;
+  spec.now_micros = eval.now_micros;
+  for (const auto& g : query.group_by) {
+    ExprRef e = strip(g);
+    BoundExprRef key;
+    std::optional<int64_t> ordinal = Ordinal(*e);
+    if (ordinal) {
+      if (*ordinal < 1 || *ordinal > static_cast<int64_t>(num_outputs)) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "GROUP BY position {} is not in the select list (valid range is "
+                         "[1, {}])",
+                         *ordinal, num_outputs);
+      }
+      key = outputs[static_cast<size_t>(*ordinal - 1)].expr;
+    } else {
+      DELTA_ASSIGN_OR_RETURN(key, Bind(*ExpandAliases(e, input, aliases), input));
+    }
+    if (ContainsAggregate(*key)) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "GROUP BY {} refers to an aggregate function",
+                       SparkColumnName(*e));
+    }
+    spec.keys.push_back(std::move(key));
+  }
+
+  BoundExprRef having;
+  if (aggregate) {
+    for (auto& out : outputs) {
+      DELTA_ASSIGN_OR_RETURN(out.expr, OverGroups(out.expr, spec.keys, &spec.aggregates));
+    }
+    if (query.having != nullptr) {
+      DELTA_ASSIGN_OR_RETURN(
+          BoundExprRef h,
+          BindPredicate(*ExpandAliases(strip(query.having), input, aliases), input));
+      DELTA_ASSIGN_OR_RETURN(having, OverGroups(h, spec.keys, &spec.aggregates));
+    }
+  }
+
+  // ORDER BY: a select-list ordinal or name, else an expression (a hidden column).
+  std::vector<SortKeySpec> sort_keys;
+  for (const auto& o : query.order_by) {
+    ExprRef e = strip(o.expr);
+    SortKeySpec key;
+    key.descending = o.descending;
+    key.nulls_first = o.nulls_first.value_or(!o.descending);
+    std::optional<int64_t> ordinal = Ordinal(*e);
+    int column = -1;
+    if (ordinal) {
+      if (*ordinal < 1 || *ordinal > static_cast<int64_t>(num_outputs)) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "ORDER BY position {} is not in the select list (valid range is "
+                         "[1, {}])",
+                         *ordinal, num_outputs);
+      }
+      column = static_cast<int>(*ordinal - 1);
+    } else if (e->kind == ExprKind::kColumn && e->path.size() == 1) {
+      for (size_t i = 0; i < num_outputs && column < 0; ++i) {
+        if (EqualsIgnoreCase(outputs[i].name, e->path[0])) column = static_cast<int>(i);
+      }
+    }
+    if (column < 0) {
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, input));
+      if (aggregate) {
+        DELTA_ASSIGN_OR_RETURN(b, OverGroups(b, spec.keys, &spec.aggregates));
+      } else if (ContainsAggregate(*b)) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "ORDER BY {} uses an aggregate function in a query without one",
+                         SparkColumnName(*e));
+      }
+      for (size_t i = 0; i < outputs.size() && column < 0; ++i) {
+        if (SameBound(*b, *outputs[i].expr)) column = static_cast<int>(i);
+      }
+      if (column < 0) {
+        if (query.distinct) {
+          return MakeError(ErrorCode::kInvalidArgument,
+                           "ORDER BY {} must be in the select list of a SELECT DISTINCT",
+                           SparkColumnName(*e));
+        }
+        column = static_cast<int>(outputs.size());
+        outputs.push_back({"_order" + std::to_string(column), std::move(b)});
+      }
+    }
+    key.column = column;
+    sort_keys.push_back(key);
+  }
+  if (query.limit && *query.limit < 0) {
+    return MakeError(ErrorCode::kInvalidArgument, "LIMIT must not be negative, got {}",
+                     *query.limit);
+  }
+
+  // Output schemas: the visible columns (the plan's), and with hidden sort keys.
+  std::vector<StructField> fields;
+  std::vector<std::shared_ptr<arrow::Field>> arrow_fields;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto& out = outputs[i];
+    DELTA_ASSIGN_OR_RETURN(auto type, ToArrowType(*out.expr->type));
+    arrow_fields.push_back(arrow::field(out.name, type, out.expr->nullable));
+    if (i < num_outputs)
+      fields.push_back({out.name, out.expr->type, out.expr->nullable, {}});
+  }
+  auto full_schema = arrow::schema(arrow_fields);
+  auto visible_schema = arrow::schema(std::vector<std::shared_ptr<arrow::Field>>(
+      arrow_fields.begin(), arrow_fields.begin() + num_outputs));
+
+  // Columns the source must produce.
+  std::vector<std::string> needed;
+  auto need = [&](const BoundExprRef& b) {
+    if (b == nullptr) return;
+    for (const auto& path : ReferencedColumns(*b)) {
+      bool seen = false;
+      for (const auto& n : needed) seen = seen || EqualsIgnoreCase(n, path[0]);
+      if (!seen) needed.push_back(path[0]);
+    }
+  };
+  need(where);
+  if (aggregate) {
+    for (const auto& k : spec.keys) need(k);
+    for (const auto& a : spec.aggregates) need(a);
+  } else {
+    for (const auto& o : outputs) need(o.expr);
+  }
+
+  QueryPlan plan;
+  plan.schema = std::make_shared<StructType>(std::move(fields));
+  plan.arrow_schema = visible_schema;
+  plan.source_name = src.name;
+  auto source = src.open;
+  auto e = eval;
+  bool distinct = query.distinct;
+  std::optional<int64_t> limit = query.limit;
+  plan.open = [=]() -> Result<ReaderRef> {
+    DELTA_ASSIGN_OR_RETURN(ReaderRef in, source(needed));
+    std::shared_ptr<arrow::Table> table;
+    if (!aggregate) {
+      auto project = [=](const BatchRef& b) {
+        return FilterProject(b, where, outputs, full_schema, e);
+      };
+      if (!distinct && sort_keys.empty()) {
+        return MapReader(in, visible_schema, project, limit);
+      }
+      DELTA_ASSIGN_OR_RETURN(
+          table, ReadAll(MapReader(in, full_schema, project), full_schema, "SELECT"));
+    } else {
+      if (where != nullptr) {
+        auto filter = [=](const BatchRef& b) {
+          return FilterProject(b, where, {}, nullptr, e);
+        };
+        in = MapReader(in, in->schema(), filter);
+      }
+      DELTA_ASSIGN_OR_RETURN(BatchRef groups, Aggregate(in, spec));
+      DELTA_ASSIGN_OR_RETURN(BatchRef rows,
+                             FilterProject(groups, having, outputs, full_schema, e));
+      std::vector<BatchRef> batches;
+      if (rows != nullptr) batches.push_back(rows);
+      DELTA_ARROW_ASSIGN_OR_RETURN(table,
+                                   arrow::Table::FromRecordBatches(full_schema, batches),
+                                   ErrorCode::kInternal, "GROUP BY");
+    }
+    if (distinct) {
+      DELTA_ASSIGN_OR_RETURN(table, DistinctRows(table));
+    }
+    if (!sort_keys.empty()) {
+      DELTA_ASSIGN_OR_RETURN(table, SortTable(table, sort_keys));
+    }
+    if (table->num_columns() > static_cast<int>(num_outputs)) {
+      std::vector<int> visible;
+      for (size_t i = 0; i < num_outputs; ++i) visible.push_back(static_cast<int>(i));
+      DELTA_ARROW_ASSIGN_OR_RETURN(table, table->SelectColumns(visible),
+                                   ErrorCode::kInternal, "ORDER BY");
+    }
+    return TableReader(table, limit);
+  };
+  return plan;
+}
+
+}  // namespace
+
+Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& context,
+                              const PlanOptions& options, int depth) {
+  DELTA_ASSIGN_OR_RETURN(SourcePlan src, PlanSource(query, context, options, depth));
+  SelectPlanner planner{query, context, std::move(src), {}};
+  planner.eval.now_micros = context.now_micros;
+  return planner.Plan();
+}
+
+}  // namespace query_internal
+
+Result<QueryPlan> PlanQuery(const SelectStmt& query, const QueryContext& context,
+                            const PlanOptions& options) {
+  QueryContext fixed = context;
+  if (fixed.now_micros == 0) {
+    // One instant per statement: current_timestamp() must not move between batches.
+    fixed.now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count();
+  }
+  if (fixed.fs == nullptr) fixed.fs = MakeLocalFileSystem();
+  return query_internal::PlanQueryAt(query, fixed, options, 0);
+}
+
+Result<std::shared_ptr<arrow::Table>> CollectQuery(const QueryPlan& plan) {
+  if (!plan.open) return MakeError(ErrorCode::kInternal, "query plan cannot be run");
+  DELTA_ASSIGN_OR_RETURN(query_internal::ReaderRef reader, plan.open());
+  return query_internal::ReadAll(reader, plan.arrow_schema, "query " + plan.source_name);
+}
+
+}  // namespace deltaguard

@@ -1,0 +1,231 @@
+// Streaming readers and the materialising stages of the SELECT engine: DISTINCT and
+// ORDER BY (Arrow's Grouper, SortIndices and Take).
+
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+#include <arrow/compute/exec.h>
+#include <arrow/compute/row/grouper.h>
+
+#include <utility>
+
+#include "deltaguard/exec/expr_eval.h"
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/sql/query_internal.h"
+
+namespace deltaguard::query_internal {
+
+using internal::FromArrowStatus;
+using internal::ToArrowStatus;
+
+namespace {
+
+class MapBatchReader final : public arrow::RecordBatchReader {
+ public:
+  MapBatchReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema, BatchFn fn,
+                 std::optional<int64_t> limit)
+      : input_(std::move(input)),
+        schema_(std::move(schema)),
+        fn_(std::move(fn)),
+        limit_(limit) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  arrow::Status ReadNext(BatchRef* out) override {
+    *out = nullptr;
+    if (!status_.ok()) return status_;  // an error sticks
+    while (!limit_ || produced_ < *limit_) {
+      BatchRef in;
+      arrow::Status st = input_->ReadNext(&in);
+      if (!st.ok()) return status_ = st;
+      if (in == nullptr) return arrow::Status::OK();
+      Result<BatchRef> mapped = fn_(in);
+      if (!mapped) return status_ = ToArrowStatus(mapped.error());
+      BatchRef batch = std::move(*mapped);
+      if (batch == nullptr || batch->num_rows() == 0) continue;
+      if (limit_ && produced_ + batch->num_rows() > *limit_) {
+        batch = batch->Slice(0, *limit_ - produced_);
+      }
+      produced_ += batch->num_rows();
+      *out = std::move(batch);
+      return arrow::Status::OK();
+    }
+    return arrow::Status::OK();
+  }
+
+ private:
+  ReaderRef input_;
+  std::shared_ptr<arrow::Schema> schema_;
+  BatchFn fn_;
+  std::optional<int64_t> limit_;
+  int64_t produced_ = 0;
+  arrow::Status status_;
+};
+
+Result<std::vector<BatchRef>> TableBatches(const std::shared_ptr<arrow::Table>& table) {
+  std::vector<BatchRef> batches;
+  arrow::TableBatchReader reader(*table);
+  while (true) {
+    BatchRef batch;
+    DELTA_ARROW_RETURN_NOT_OK(reader.ReadNext(&batch), ErrorCode::kInternal,
+                              "query result");
+    if (batch == nullptr) break;
+    batches.push_back(std::move(batch));
+  }
+  return batches;
+}
+
+arrow::compute::ExecBatch ToExecBatch(const arrow::RecordBatch& batch) {
+  std::vector<arrow::Datum> values;
+  for (const auto& column : batch.columns()) values.emplace_back(column);
+  return arrow::compute::ExecBatch(std::move(values), batch.num_rows());
+}
+
+}  // namespace
+
+ReaderRef MapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema, BatchFn fn,
+                    std::optional<int64_t> limit) {
+  return std::make_shared<MapBatchReader>(std::move(input), std::move(schema),
+                                          std::move(fn), limit);
+}
+
+Result<ReaderRef> TableReader(const std::shared_ptr<arrow::Table>& table,
+                              std::optional<int64_t> limit) {
+  std::shared_ptr<arrow::Table> t = table;
+  if (limit && *limit < t->num_rows()) t = t->Slice(0, *limit);
+  DELTA_ASSIGN_OR_RETURN(std::vector<BatchRef> batches, TableBatches(t));
+  DELTA_ARROW_ASSIGN_OR_RETURN(ReaderRef reader,
+                               arrow::RecordBatchReader::Make(batches, t->schema()),
+                               ErrorCode::kInternal, "query result");
+  return reader;
+}
+
+Result<std::shared_ptr<arrow::Table>> ReadAll(
+    const ReaderRef& reader, const std::shared_ptr<arrow::Schema>& schema,
+    const std::string& what) {
+  std::vector<BatchRef> batches;
+  while (true) {
+    BatchRef batch;
+    arrow::Status st = reader->ReadNext(&batch);
+    if (!st.ok()) return FromArrowStatus(st, ErrorCode::kIOError, what);
+    if (batch == nullptr) break;
+    batches.push_back(std::move(batch));
+  }
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto table,
+                               arrow::Table::FromRecordBatches(schema, batches),
+                               ErrorCode::kInternal, what);
+  return table;
+}
+
+Result<BatchRef> ConformBatch(const BatchRef& batch,
+                              const std::shared_ptr<arrow::Schema>& schema,
+                              const std::string& what) {
+  if (batch->num_columns() != schema->num_fields()) {
+    return MakeError(ErrorCode::kSchemaMismatch,
+                     "{}: a batch has {} columns, the schema has {}: {}", what,
+                     batch->num_columns(), schema->num_fields(), schema->ToString());
+  }
+  std::vector<std::shared_ptr<arrow::Array>> columns = batch->columns();
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    const auto& want = schema->field(i)->type();
+    if (columns[i]->type()->Equals(*want)) continue;
+    DELTA_ARROW_ASSIGN_OR_RETURN(
+        arrow::Datum cast, arrow::compute::Cast(columns[i], want),
+        ErrorCode::kSchemaMismatch,
+        fmt::format("{}: column '{}' ({} to {})", what, schema->field(i)->name(),
+                    columns[i]->type()->ToString(), want->ToString()));
+    columns[i] = cast.make_array();
+  }
+  return arrow::RecordBatch::Make(schema, batch->num_rows(), std::move(columns));
+}
+
+BatchRef EmptyColumnsBatch(int64_t rows) {
+  return arrow::RecordBatch::Make(arrow::schema({}), rows,
+                                  std::vector<std::shared_ptr<arrow::Array>>{});
+}
+
+Result<std::shared_ptr<arrow::Array>> EvaluateConstant(const Expr& expr,
+                                                       const QueryContext& context,
+                                                       BoundExprRef* bound) {
+  StructType empty({});
+  DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(expr, empty));
+  if (ContainsAggregate(*b)) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "aggregate functions are not allowed here: {}",
+                     SparkColumnName(expr));
+  }
+  EvalOptions options;
+  options.now_micros = context.now_micros;
+  DELTA_ASSIGN_OR_RETURN(auto array, Evaluate(*b, *EmptyColumnsBatch(1), options));
+  if (bound != nullptr) *bound = b;
+  return array;
+}
+
+Result<std::shared_ptr<arrow::Table>> DistinctRows(
+    const std::shared_ptr<arrow::Table>& table) {
+  if (table->num_columns() == 0)
+    return table->Slice(0, std::min<int64_t>(1, table->num_rows()));
+  std::vector<arrow::TypeHolder> types;
+  for (const auto& f : table->schema()->fields()) types.emplace_back(f->type());
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto grouper, arrow::compute::Grouper::Make(types),
+                               ErrorCode::kUnsupportedFeature,
+                               "SELECT DISTINCT over " + table->schema()->ToString());
+  DELTA_ASSIGN_OR_RETURN(std::vector<BatchRef> batches, TableBatches(table));
+  for (const auto& batch : batches) {
+    arrow::compute::ExecBatch exec = ToExecBatch(*batch);
+    DELTA_ARROW_RETURN_NOT_OK(grouper->Populate(arrow::compute::ExecSpan(exec)),
+                              ErrorCode::kInternal, "SELECT DISTINCT");
+  }
+  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::compute::ExecBatch uniques, grouper->GetUniques(),
+                               ErrorCode::kInternal, "SELECT DISTINCT");
+  std::vector<std::shared_ptr<arrow::Array>> columns;
+  for (const auto& value : uniques.values) columns.push_back(value.make_array());
+  auto out =
+      arrow::RecordBatch::Make(table->schema(), uniques.length, std::move(columns));
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto result, arrow::Table::FromRecordBatches({out}),
+                               ErrorCode::kInternal, "SELECT DISTINCT");
+  return result;
+}
+
+// Arrow has one null placement per sort and orders NaN like NULL; Spark places NULLs per
+// key and orders NaN above every number. So every key gets an "is null" key in front
+// (and an "is NaN" key for floating point), whose order implements Spark's placement.
+Result<std::shared_ptr<arrow::Table>> SortTable(
+    const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys) {
+  if (keys.empty() || table->num_rows() <= 1) return table;
+  std::vector<std::shared_ptr<arrow::Field>> fields = table->schema()->fields();
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns = table->columns();
+  std::vector<arrow::compute::SortKey> sort_keys;
+  using arrow::compute::SortOrder;
+  auto add_aux = [&](const char* function, const std::shared_ptr<arrow::ChunkedArray>& in,
+                     SortOrder order) -> Status {
+    DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum aux,
+                                 arrow::compute::CallFunction(function, {in}),
+                                 ErrorCode::kInternal, "ORDER BY");
+    int index = static_cast<int>(columns.size());
+    fields.push_back(arrow::field("_aux" + std::to_string(index), arrow::boolean()));
+    columns.push_back(aux.chunked_array());
+    sort_keys.emplace_back(arrow::FieldRef(index), order);
+    return OkStatus();
+  };
+  for (const auto& key : keys) {
+    const auto& column = table->column(key.column);
+    DELTA_RETURN_IF_ERROR(
+        add_aux("is_null", column,
+                key.nulls_first ? SortOrder::Descending : SortOrder::Ascending));
+    SortOrder order = key.descending ? SortOrder::Descending : SortOrder::Ascending;
+    if (arrow::is_floating(column->type()->id())) {
+      DELTA_RETURN_IF_ERROR(add_aux("is_nan", column, order));
+    }
+    sort_keys.emplace_back(arrow::FieldRef(key.column), order);
+  }
+  auto keyed = arrow::Table::Make(arrow::schema(fields), columns, table->num_rows());
+  arrow::compute::SortOptions options(sort_keys);
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto indices, arrow::compute::SortIndices(keyed, options),
+                               ErrorCode::kUnsupportedFeature,
+                               "ORDER BY over " + table->schema()->ToString());
+  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum sorted, arrow::compute::Take(table, indices),
+                               ErrorCode::kInternal, "ORDER BY");
+  return sorted.table();
+}
+
+}  // namespace deltaguard::query_internal

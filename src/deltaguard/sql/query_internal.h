@@ -1,0 +1,123 @@
+/// \file deltaguard/sql/query_internal.h
+/// Pieces of the SELECT engine (query.h) shared by its files: the planned source of a
+/// query, streaming batch readers, aggregation, DISTINCT, sorting and Spark's output
+/// column names. Internal to sql/.
+#pragma once
+
+#include <arrow/record_batch.h>
+#include <arrow/table.h>
+#include <arrow/type_fwd.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deltaguard/expr/binder.h"
+#include "deltaguard/sql/query.h"
+
+namespace deltaguard::query_internal {
+
+using ReaderRef = std::shared_ptr<arrow::RecordBatchReader>;
+using BatchRef = std::shared_ptr<arrow::RecordBatch>;
+
+/// The rows a SELECT reads. Batches from `open` hold (at least) the columns named in
+/// its argument, by the names of `schema`; an empty list still yields every row (with
+/// whatever columns are cheapest), so count(*) works.
+struct SourcePlan {
+  SchemaRef schema;
+  std::string name;
+  /// Lower-case names a column reference may be qualified with (`t.a`).
+  std::vector<std::string> qualifiers;
+  std::function<Result<ReaderRef>(const std::vector<std::string>& columns)> open;
+};
+
+/// Plans the FROM clause of `query` (query_sources.cc). `depth` counts nested views
+/// and subqueries, to stop a view that (after OR REPLACE) refers to itself.
+Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& context,
+                              const PlanOptions& options, int depth);
+
+/// PlanQuery with the nesting depth (query.cc).
+Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& context,
+                              const PlanOptions& options, int depth);
+
+/// delta_log(table, [version]) (query_delta_log.cc).
+Result<SourcePlan> PlanDeltaLog(const FromClause& from, const QueryContext& context);
+
+/// Evaluate an expression that must not read columns (function arguments, time
+/// travel timestamps) to a one-element array.
+Result<std::shared_ptr<arrow::Array>> EvaluateConstant(const Expr& expr,
+                                                       const QueryContext& context,
+                                                       BoundExprRef* bound = nullptr);
+
+/// A batch with no columns and `rows` rows.
+BatchRef EmptyColumnsBatch(int64_t rows);
+
+/// Per-batch transformation of a streaming stage: returns the output batch, or null to
+/// drop the input batch.
+using BatchFn = std::function<Result<BatchRef>(const BatchRef&)>;
+
+/// A reader that pulls from `input`, maps each batch with `fn` and stops after `limit`
+/// rows (no further input is read then). Errors travel as arrow::Status carrying the
+/// Error (io/parquet/arrow_status_internal.h).
+ReaderRef MapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema, BatchFn fn,
+                    std::optional<int64_t> limit = std::nullopt);
+
+/// A reader over the batches of `table`, at most `limit` rows.
+Result<ReaderRef> TableReader(const std::shared_ptr<arrow::Table>& table,
+                              std::optional<int64_t> limit = std::nullopt);
+
+/// Read every batch of `reader` into a table of `schema`. `what` names the source.
+Result<std::shared_ptr<arrow::Table>> ReadAll(
+    const ReaderRef& reader, const std::shared_ptr<arrow::Schema>& schema,
+    const std::string& what);
+
+/// Cast each column of `batch` whose Arrow type differs from `schema`'s. `what` names
+/// the source in errors.
+Result<BatchRef> ConformBatch(const BatchRef& batch,
+                              const std::shared_ptr<arrow::Schema>& schema,
+                              const std::string& what);
+
+/// The GROUP BY / aggregate stage (query_aggregate.cc): evaluates `keys` and the
+/// arguments of `aggregates` (kAggregate calls bound against the input) over every
+/// input batch and returns one row per group: columns `_g0..` (keys) then `_a0..`
+/// (aggregate results). Without keys there is exactly one group, also on empty input.
+struct AggregateSpec {
+  std::vector<BoundExprRef> keys;
+  std::vector<BoundExprRef> aggregates;
+  int64_t now_micros = 0;
+};
+Result<BatchRef> Aggregate(const ReaderRef& input, const AggregateSpec& spec);
+
+/// Column names of the aggregate stage's output.
+std::string GroupColumnName(size_t i);
+std::string AggregateColumnName(size_t i);
+
+/// DISTINCT: the first occurrence of each distinct row of `table`, in input order.
+Result<std::shared_ptr<arrow::Table>> DistinctRows(
+    const std::shared_ptr<arrow::Table>& table);
+
+/// One ORDER BY key over a column of the table being sorted.
+struct SortKeySpec {
+  int column = 0;
+  bool descending = false;
+  bool nulls_first = true;
+};
+/// Stable sort with Spark's ordering (NaN greater than every other number; NULLs
+/// placed per key).
+Result<std::shared_ptr<arrow::Table>> SortTable(
+    const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys);
+
+/// Spark's name for an unaliased expression: `count(1)`, `(amount * 2)`, `upper(name)`.
+std::string SparkColumnName(const Expr& expr);
+
+/// Structural equality of bound expressions (column names compared
+/// case-insensitively).
+bool SameBound(const BoundExpr& a, const BoundExpr& b);
+
+/// A bound column reference to `name`.
+BoundExprRef BoundColumn(std::string name, DataTypeRef type, bool nullable);
+
+}  // namespace deltaguard::query_internal

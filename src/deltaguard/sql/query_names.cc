@@ -1,0 +1,149 @@
+// Spark's generated output names and structural helpers on bound expressions.
+
+#include <string>
+
+#include "deltaguard/expr/printer.h"
+#include "deltaguard/sql/query_internal.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard::query_internal {
+
+namespace {
+
+const char* OpText(ExprOp op) {
+  switch (op) {
+    case ExprOp::kAnd:
+      return "AND";
+    case ExprOp::kOr:
+      return "OR";
+    case ExprOp::kIntDivide:
+      return "div";
+    default:
+      return ExprOpSymbol(op);
+  }
+}
+
+std::string LiteralName(const Expr& e) {
+  switch (e.literal_kind) {
+    case LiteralKind::kNull:
+      return "NULL";
+    case LiteralKind::kDate:
+      return "DATE '" + e.text + "'";
+    case LiteralKind::kTimestamp:
+      return "TIMESTAMP '" + e.text + "'";
+    case LiteralKind::kTimestampNtz:
+      return "TIMESTAMP_NTZ '" + e.text + "'";
+    case LiteralKind::kBinary:
+      return "X'" + e.text + "'";
+    default:
+      return e.text;  // numbers without suffix, strings unquoted (Spark's pretty names)
+  }
+}
+
+std::string Join(const std::vector<ExprRef>& children, size_t from, size_t to) {
+  std::string out;
+  for (size_t i = from; i < to; ++i) {
+    if (i > from) out += ", ";
+    out += SparkColumnName(*children[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+// Spark names an unaliased column after `toPrettySQL(expr)`: binary operators in
+// parentheses, literals by value, columns by name, functions as name(args).
+std::string SparkColumnName(const Expr& e) {
+  const auto& c = e.children;
+  switch (e.kind) {
+    case ExprKind::kLiteral:
+      return LiteralName(e);
+    case ExprKind::kColumn: {
+      std::string out;
+      for (size_t i = 0; i < e.path.size(); ++i) {
+        if (i > 0) out += '.';
+        out += e.path[i];
+      }
+      return out;
+    }
+    case ExprKind::kUnary:
+      return e.op == ExprOp::kNot ? "(NOT " + SparkColumnName(*c[0]) + ")"
+                                  : "(- " + SparkColumnName(*c[0]) + ")";
+    case ExprKind::kBinary:
+      if (e.op == ExprOp::kConcat) return "concat(" + Join(c, 0, 2) + ")";
+      return "(" + SparkColumnName(*c[0]) + " " + OpText(e.op) + " " +
+             SparkColumnName(*c[1]) + ")";
+    case ExprKind::kIn: {
+      std::string in =
+          "(" + SparkColumnName(*c[0]) + " IN (" + Join(c, 1, c.size()) + "))";
+      return e.negated ? "(NOT " + in + ")" : in;
+    }
+    case ExprKind::kBetween: {
+      std::string b = "(" + SparkColumnName(*c[0]) + " BETWEEN " +
+                      SparkColumnName(*c[1]) + " AND " + SparkColumnName(*c[2]) + ")";
+      return e.negated ? "(NOT " + b + ")" : b;
+    }
+    case ExprKind::kLike: {
+      const char* kw = e.like_kind == LikeKind::kLike    ? " LIKE "
+                       : e.like_kind == LikeKind::kILike ? " ILIKE "
+                                                         : " RLIKE ";
+      std::string l = SparkColumnName(*c[0]) + kw + SparkColumnName(*c[1]);
+      return e.negated ? "(NOT " + l + ")" : l;
+    }
+    case ExprKind::kIsNull:
+      return "(" + SparkColumnName(*c[0]) + (e.negated ? " IS NOT NULL)" : " IS NULL)");
+    case ExprKind::kIsBool:
+      return "(" + SparkColumnName(*c[0]) + (e.negated ? " IS NOT " : " IS ") +
+             (e.bool_value ? "true)" : "false)");
+    case ExprKind::kCase: {
+      std::string out = "CASE";
+      size_t i = 0;
+      if (e.has_operand) out += " " + SparkColumnName(*c[i++]);
+      for (size_t w = 0; w < e.num_when(); ++w, i += 2) {
+        out += " WHEN " + SparkColumnName(*c[i]) + " THEN " + SparkColumnName(*c[i + 1]);
+      }
+      if (e.has_else) out += " ELSE " + SparkColumnName(*c[i]);
+      return out + " END";
+    }
+    case ExprKind::kCast:
+      return std::string(e.try_cast ? "TRY_CAST(" : "CAST(") + SparkColumnName(*c[0]) +
+             " AS " + TypeToSql(*e.cast_type) + ")";
+    case ExprKind::kFunction:
+      // Spark rewrites count(*) to count(1) and names it so.
+      if (e.star) return e.text + "(1)";
+      return e.text + "(" + (e.distinct ? "DISTINCT " : "") + Join(c, 0, c.size()) + ")";
+  }
+  return ToSql(e);
+}
+
+bool SameBound(const BoundExpr& a, const BoundExpr& b) {
+  if (a.kind != b.kind || a.fn != b.fn || a.try_cast != b.try_cast ||
+      a.has_else != b.has_else || a.star != b.star || a.distinct != b.distinct ||
+      a.name != b.name || a.args.size() != b.args.size() ||
+      a.path.size() != b.path.size()) {
+    return false;
+  }
+  if ((a.type == nullptr) != (b.type == nullptr)) return false;
+  if (a.type != nullptr && !a.type->Equals(*b.type)) return false;
+  for (size_t i = 0; i < a.path.size(); ++i) {
+    if (!EqualsIgnoreCase(a.path[i], b.path[i])) return false;
+  }
+  if (a.kind == BoundKind::kLiteral) {
+    if (a.literal.value != b.literal.value) return false;
+  }
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    if (!SameBound(*a.args[i], *b.args[i])) return false;
+  }
+  return true;
+}
+
+BoundExprRef BoundColumn(std::string name, DataTypeRef type, bool nullable) {
+  auto col = std::make_shared<BoundExpr>();
+  col->kind = BoundKind::kColumn;
+  col->type = std::move(type);
+  col->nullable = nullable;
+  col->path = {std::move(name)};
+  return col;
+}
+
+}  // namespace deltaguard::query_internal

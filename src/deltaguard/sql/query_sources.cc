@@ -1,0 +1,539 @@
+// The FROM clause: tables (with time travel) and temp views, file functions, VALUES,
+// subqueries, and no FROM at all.
+
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+
+#include <utility>
+
+#include "deltaguard/exec/expr_eval.h"
+#include "deltaguard/exec/input_source.h"
+#include "deltaguard/expr/literal.h"
+#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/io/parquet/table_scan.h"
+#include "deltaguard/sql/query_internal.h"
+#include "deltaguard/table/table.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard::query_internal {
+
+namespace {
+
+constexpr int kMaxDepth = 32;
+
+Result<ReaderRef> ReaderOf(std::vector<BatchRef> batches,
+                           std::shared_ptr<arrow::Schema> schema) {
+  DELTA_ARROW_ASSIGN_OR_RETURN(ReaderRef reader,
+                               arrow::RecordBatchReader::Make(std::move(batches), schema),
+                               ErrorCode::kInternal, "query source");
+  return reader;
+}
+
+// TableScan as a RecordBatchReader.
+class ScanReader final : public arrow::RecordBatchReader {
+ public:
+  explicit ScanReader(std::unique_ptr<TableScan> scan) : scan_(std::move(scan)) {}
+  std::shared_ptr<arrow::Schema> schema() const override {
+    return scan_->output_schema();
+  }
+  arrow::Status ReadNext(BatchRef* out) override {
+    auto next = scan_->Next();
+    if (!next) return internal::ToArrowStatus(next.error());
+    *out = std::move(*next);
+    return arrow::Status::OK();
+  }
+
+ private:
+  std::unique_ptr<TableScan> scan_;
+};
+
+SourcePlan FromPlan(const QueryPlan& plan, std::vector<std::string> qualifiers) {
+  SourcePlan src;
+  src.schema = plan.schema;
+  src.name = plan.source_name;
+  src.qualifiers = std::move(qualifiers);
+  auto open = plan.open;
+  src.open = [open](const std::vector<std::string>&) { return open(); };
+  return src;
+}
+
+// The instant of `TIMESTAMP AS OF expr`, in milliseconds since the epoch.
+Result<int64_t> TimeTravelMillis(const Expr& expr, const QueryContext& context) {
+  DELTA_ASSIGN_OR_RETURN(auto value, EvaluateConstant(expr, context));
+  if (value->IsNull(0)) {
+    return MakeError(ErrorCode::kInvalidArgument, "TIMESTAMP AS OF {} is NULL",
+                     SparkColumnName(expr));
+  }
+  int64_t micros = 0;
+  switch (value->type_id()) {
+    case arrow::Type::STRING: {
+      std::string text(static_cast<const arrow::StringArray&>(*value).GetView(0));
+      DELTA_ASSIGN_OR_RETURN(micros, ParseTimestampText(text, /*allow_zone=*/true));
+      break;
+    }
+    case arrow::Type::TIMESTAMP:
+      micros = static_cast<const arrow::TimestampArray&>(*value).Value(0);
+      break;
+    case arrow::Type::DATE32:
+      micros = int64_t{static_cast<const arrow::Date32Array&>(*value).Value(0)} *
+               86'400'000'000;
+      break;
+    default:
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "TIMESTAMP AS OF {} is {}, not a timestamp", SparkColumnName(expr),
+                       value->type()->ToString());
+  }
+  return micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
+}
+
+Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context,
+                             int depth) {
+  const TableRef& ref = from.table;
+  std::string alias = AsciiToLower(from.alias);
+  if (ref.kind == TableRef::Kind::kName && ref.parts.size() == 1 &&
+      context.temp_views != nullptr) {
+    auto view = context.temp_views->find(AsciiToLower(ref.parts[0]));
+    if (view != context.temp_views->end()) {
+      if (from.time_travel) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "time travel is not supported on temp view '{}'", ref.parts[0]);
+      }
+      DELTA_ASSIGN_OR_RETURN(QueryPlan plan,
+                             PlanQueryAt(*view->second, context, {}, depth + 1));
+      plan.source_name = "view " + view->first;
+      return FromPlan(plan, {alias.empty() ? view->first : alias});
+    }
+  }
+  ResolvedTable table;
+  if (context.catalog != nullptr) {
+    DELTA_ASSIGN_OR_RETURN(table,
+                           context.catalog->Resolve(ref, context.current_database));
+  } else if (ref.kind == TableRef::Kind::kPath) {
+    DELTA_ASSIGN_OR_RETURN(table.path, NormalizeTablePath(ref.path));
+    table.display = table.path;
+    table.exists = true;  // OpenSnapshot says precisely what is missing
+  } else {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "table name '{}' needs a warehouse catalog", ref.ToString());
+  }
+  std::string display =
+      ref.kind == TableRef::Kind::kPath ? "delta.`" + table.path + "`" : table.display;
+  if (!table.exists && ref.kind == TableRef::Kind::kName) {
+    return MakeError(ErrorCode::kNotFound, "table or view '{}' cannot be found (at '{}')",
+                     display, table.path);
+  }
+  SnapshotSpec spec;
+  if (from.time_travel) {
+    spec.version = from.time_travel->version;
+    if (from.time_travel->timestamp != nullptr) {
+      DELTA_ASSIGN_OR_RETURN(spec.timestamp_ms,
+                             TimeTravelMillis(*from.time_travel->timestamp, context));
+    }
+  }
+  FileSystemRef fs = context.fs != nullptr ? context.fs : MakeLocalFileSystem();
+  auto snapshot = OpenSnapshot(fs, table.path, spec);
+  if (!snapshot) return WithContext(snapshot.error(), "table " + display);
+  SnapshotRef snap = *snapshot;
+  SourcePlan src;
+  src.schema = snap->schema();
+  src.name = fmt::format("{} version {}", display, snap->version());
+  if (!alias.empty()) {
+    src.qualifiers = {alias};
+  } else if (ref.kind == TableRef::Kind::kName) {
+    src.qualifiers = {AsciiToLower(ref.parts.back())};
+    if (!table.database.empty())
+      src.qualifiers.push_back(table.database + "." + table.name);
+  }
+  src.open = [snap](const std::vector<std::string>& columns) -> Result<ReaderRef> {
+    ScanOptions options;
+    options.columns = columns;
+    if (options.columns.empty() && snap->schema()->num_fields() > 0) {
+      // Rows without columns (count(*)): read the cheapest column, a partition column
+      // (from the log, no data read) when there is one.
+      const auto& parts = snap->metadata().partition_columns;
+      options.columns = {parts.empty() ? snap->schema()->field(0).name : parts[0]};
+    }
+    DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snap, options));
+    return ReaderRef(std::make_shared<ScanReader>(std::move(scan)));
+  };
+  return src;
+}
+
+Result<std::string> StringArgument(const Expr& arg, const std::string& what,
+                                   const QueryContext& context) {
+  DELTA_ASSIGN_OR_RETURN(auto value, EvaluateConstant(arg, context));
+  if (value->type_id() != arrow::Type::STRING || value->IsNull(0)) {
+    return MakeError(ErrorCode::kInvalidArgument, "{} must be a string, got {}", what,
+                     SparkColumnName(arg));
+  }
+  return std::string(static_cast<const arrow::StringArray&>(*value).GetView(0));
+}
+
+Result<SourcePlan> PlanFileFunction(const FromClause& from, const QueryContext& context) {
+  const std::string& fn = from.function;
+  InputOptions options;
+  if (fn == "read_parquet") {
+    options.format = InputFormat::kParquet;
+  } else if (fn == "read_csv") {
+    options.format = InputFormat::kCsv;
+  } else {
+    options.format = InputFormat::kJson;
+  }
+  if (from.args.size() != 1) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "{}() takes one path (a file, directory or glob), got {} arguments",
+                     fn, from.args.size());
+  }
+  DELTA_ASSIGN_OR_RETURN(std::string glob,
+                         StringArgument(*from.args[0], fn + "() path", context));
+  for (const auto& [name, expr] : from.named_args) {
+    if (fn == "read_csv" && name == "header") {
+      DELTA_ASSIGN_OR_RETURN(auto v, EvaluateConstant(*expr, context));
+      if (v->type_id() != arrow::Type::BOOL || v->IsNull(0)) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "read_csv() argument header must be TRUE or FALSE, got {}",
+                         SparkColumnName(*expr));
+      }
+      options.csv_header = static_cast<const arrow::BooleanArray&>(*v).Value(0);
+    } else if (fn == "read_csv" && name == "delimiter") {
+      DELTA_ASSIGN_OR_RETURN(std::string d,
+                             StringArgument(*expr, "read_csv() delimiter", context));
+      if (d.size() != 1) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "read_csv() delimiter must be one character, got '{}'", d);
+      }
+      options.csv_delimiter = d[0];
+    } else {
+      return MakeError(ErrorCode::kInvalidArgument, "{}() has no argument '{}'{}", fn,
+                       name,
+                       fn == "read_csv" ? "; it takes header => BOOLEAN and delimiter => "
+                                          "STRING"
+                                        : "");
+    }
+  }
+  std::string display = fmt::format("{}('{}')", fn, glob);
+  DELTA_ASSIGN_OR_RETURN(std::vector<std::string> paths, ExpandInputPaths({glob}));
+  DELTA_ASSIGN_OR_RETURN(InputFile first, InspectInput(paths[0], options));
+  DELTA_ASSIGN_OR_RETURN(SchemaRef schema, FromArrowSchema(*first.schema));
+  // Later files parse their untyped columns as the first file's types.
+  options.type_hint = schema;
+  std::vector<InputFile> files;
+  for (const auto& path : paths) {
+    DELTA_ASSIGN_OR_RETURN(InputFile file, InspectInput(path, options));
+    DELTA_ASSIGN_OR_RETURN(SchemaRef other, FromArrowSchema(*file.schema));
+    if (!other->Equals(*schema)) {
+      return MakeError(ErrorCode::kSchemaMismatch,
+                       "{}: '{}' has columns {} but '{}' has {}", display, path,
+                       other->ToString(), paths[0], schema->ToString());
+    }
+    files.push_back(std::move(file));
+  }
+  DELTA_ASSIGN_OR_RETURN(auto arrow_schema, ToArrowSchema(*schema));
+  SourcePlan src;
+  src.schema = schema;
+  src.name = display;
+  if (!from.alias.empty()) src.qualifiers = {AsciiToLower(from.alias)};
+  src.open = [files, options, arrow_schema,
+              display](const std::vector<std::string>&) -> Result<ReaderRef> {
+    // Files are opened one after the other, as the previous one ends.
+    auto index = std::make_shared<size_t>(0);
+    auto current = std::make_shared<ReaderRef>();
+    auto next_file = [files, options, index, current]() -> Result<bool> {
+      if (*index >= files.size()) return false;
+      DELTA_ASSIGN_OR_RETURN(*current, OpenInput(files[(*index)++], options));
+      return true;
+    };
+    // A reader of "batches of files": each pull reads the current file, moving on at
+    // its end.
+    class Files final : public arrow::RecordBatchReader {
+     public:
+      Files(std::shared_ptr<arrow::Schema> schema, std::function<Result<bool>()> next,
+            std::shared_ptr<ReaderRef> current)
+          : schema_(std::move(schema)),
+            next_(std::move(next)),
+            current_(std::move(current)) {}
+      std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+      arrow::Status ReadNext(BatchRef* out) override {
+        *out = nullptr;
+        while (true) {
+          if (*current_ == nullptr) {
+            auto more = next_();
+            if (!more) return internal::ToArrowStatus(more.error());
+            if (!*more) return arrow::Status::OK();
+          }
+          ARROW_RETURN_NOT_OK((*current_)->ReadNext(out));
+          if (*out != nullptr) return arrow::Status::OK();
+          *current_ = nullptr;
+        }
+      }
+
+     private:
+      std::shared_ptr<arrow::Schema> schema_;
+      std::function<Result<bool>()> next_;
+      std::shared_ptr<ReaderRef> current_;
+    };
+    auto files_reader = std::make_shared<Files>(arrow_schema, next_file, current);
+    return MapReader(files_reader, arrow_schema,
+                     [arrow_schema, display](const BatchRef& b) {
+                       return ConformBatch(b, arrow_schema, display);
+                     });
+  };
+  return src;
+}
+
+bool IsIntegralKind(LiteralKind k) {
+  return k == LiteralKind::kByte || k == LiteralKind::kShort ||
+         k == LiteralKind::kInteger || k == LiteralKind::kLong;
+}
+
+// "1.500" -> "1.5": trailing fractional zeros do not make a decimal inexact.
+std::string TrimFraction(std::string text) {
+  if (text.find('.') == std::string::npos) return text;
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+// INSERT ... VALUES typed by the target (PlanOptions::values_target): a literal that
+// converts exactly becomes a literal (or a CAST of one) of the target type; one that
+// cannot is an error; other expressions are left alone.
+Result<ExprRef> TypeCellForTarget(const ExprRef& cell, const StructField& target,
+                                  size_t row, size_t column) {
+  if (cell->kind != ExprKind::kLiteral) return cell;
+  const DataType& type = *target.type;
+  const LiteralKind kind = cell->literal_kind;
+  auto cast = [&](ExprRef e) {
+    auto c = std::make_shared<Expr>();
+    c->kind = ExprKind::kCast;
+    c->cast_type = target.type;
+    c->children = {std::move(e)};
+    return ExprRef(c);
+  };
+  DELTA_ASSIGN_OR_RETURN(LiteralValue value, EvaluateLiteral(*cell));
+  auto mismatch = [&](std::string_view why) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "VALUES row {}, column {} ('{}'): {} ({}) {} {}", row + 1,
+                     column + 1, target.name, value.ToString(), value.type->ToString(),
+                     why, type.ToString());
+  };
+  if (kind == LiteralKind::kNull) return cast(cell);
+  switch (type.kind()) {
+    case TypeKind::kByte:
+    case TypeKind::kShort:
+    case TypeKind::kInteger:
+    case TypeKind::kLong: {
+      if (!IsIntegralKind(kind) && kind != LiteralKind::kDecimal) return cell;
+      std::string text = TrimFraction(cell->text);
+      if (text.find('.') != std::string::npos)
+        return mismatch("is not a whole number for");
+      auto v = ParseDecimalText(text, 38, 0);
+      static constexpr int64_t kMax[] = {0, 127, 32767, 2147483647, INT64_MAX};
+      int64_t max = kMax[IntegralRank(type.kind())];
+      if (!v || *v > max || *v < -max - 1) return mismatch("does not fit");
+      return cast(Expr::Literal(LiteralKind::kDecimal, text));
+    }
+    case TypeKind::kFloat:
+    case TypeKind::kDouble:
+      if (IsIntegralKind(kind) || kind == LiteralKind::kDecimal ||
+          kind == LiteralKind::kDouble || kind == LiteralKind::kFloat) {
+        return cast(cell);
+      }
+      return cell;
+    case TypeKind::kDecimal: {
+      if (!IsIntegralKind(kind) && kind != LiteralKind::kDecimal &&
+          kind != LiteralKind::kString) {
+        return cell;
+      }
+      const auto& d = static_cast<const DecimalType&>(type);
+      std::string text = TrimFraction(std::string(Trim(cell->text)));
+      if (!ParseDecimalText(text, d.precision(), d.scale())) {
+        return mismatch("does not fit");
+      }
+      return cast(Expr::Literal(LiteralKind::kDecimal, text));
+    }
+    case TypeKind::kDate:
+      if (kind == LiteralKind::kString) {
+        if (!ParseDateText(cell->text)) return mismatch("is not a valid");
+        return Expr::Literal(LiteralKind::kDate, cell->text);
+      }
+      return cell;
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampNtz: {
+      bool ntz = type.kind() == TypeKind::kTimestampNtz;
+      if (kind == LiteralKind::kString) {
+        if (!ParseTimestampText(cell->text, !ntz)) return mismatch("is not a valid");
+        return Expr::Literal(ntz ? LiteralKind::kTimestampNtz : LiteralKind::kTimestamp,
+                             cell->text);
+      }
+      if (kind == LiteralKind::kDate) return cast(cell);
+      return cell;
+    }
+    default:
+      return cell;
+  }
+}
+
+Result<SourcePlan> PlanValues(const FromClause& from, const QueryContext& context,
+                              const StructType* target) {
+  const auto& rows = from.rows;
+  if (rows.empty() || rows[0].empty()) {
+    return MakeError(ErrorCode::kInvalidArgument, "VALUES needs at least one value");
+  }
+  const size_t width = rows[0].size();
+  for (size_t r = 1; r < rows.size(); ++r) {
+    if (rows[r].size() != width) {
+      return MakeError(
+          ErrorCode::kInvalidArgument,
+          "VALUES row {} has {} values but row 1 has {}; every row needs the "
+          "same number of values",
+          r + 1, rows[r].size(), width);
+    }
+  }
+  StructType empty({});
+  EvalOptions eval;
+  eval.now_micros = context.now_micros;
+  auto one_row = EmptyColumnsBatch(1);
+  std::vector<StructField> fields;
+  std::vector<std::shared_ptr<arrow::Array>> columns;
+  for (size_t c = 0; c < width; ++c) {
+    std::vector<ExprRef> cells;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      ExprRef cell = rows[r][c];
+      if (target != nullptr && c < target->num_fields()) {
+        DELTA_ASSIGN_OR_RETURN(cell, TypeCellForTarget(cell, target->field(c), r, c));
+      }
+      cells.push_back(std::move(cell));
+    }
+    std::string name = "col" + std::to_string(c + 1);
+    // Spark gives each VALUES column the common type of its rows, as coalesce does.
+    auto bound = Bind(*Expr::Function("coalesce", cells), empty);
+    if (!bound)
+      return WithContext(bound.error(), "VALUES column " + std::to_string(c + 1));
+    std::vector<std::shared_ptr<arrow::Array>> values;
+    bool nullable = false;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const BoundExpr& cell = *(*bound)->args[r];
+      if (ContainsAggregate(cell) || !ReferencedColumns(cell).empty()) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "VALUES row {}, column {}: {} is not a constant", r + 1, c + 1,
+                         SparkColumnName(*rows[r][c]));
+      }
+      auto v = Evaluate(cell, *one_row, eval);
+      if (!v) {
+        return WithContext(v.error(),
+                           fmt::format("VALUES row {}, column {}", r + 1, c + 1));
+      }
+      nullable = nullable || (*v)->IsNull(0);
+      values.push_back(std::move(*v));
+    }
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto column, arrow::Concatenate(values),
+                                 ErrorCode::kInternal, "VALUES");
+    fields.push_back(StructField{name, (*bound)->type, nullable, {}});
+    columns.push_back(std::move(column));
+  }
+  SourcePlan src;
+  src.schema = std::make_shared<StructType>(std::move(fields));
+  DELTA_ASSIGN_OR_RETURN(auto arrow_schema, ToArrowSchema(*src.schema));
+  auto batch = arrow::RecordBatch::Make(arrow_schema, static_cast<int64_t>(rows.size()),
+                                        std::move(columns));
+  src.name = "VALUES";
+  if (!from.alias.empty()) src.qualifiers = {AsciiToLower(from.alias)};
+  src.open = [batch](const std::vector<std::string>&) {
+    return ReaderOf({batch}, batch->schema());
+  };
+  return src;
+}
+
+// `AS t(c1, c2)`: rename the source's columns.
+Result<SourcePlan> RenameColumns(SourcePlan src, const std::vector<std::string>& names) {
+  if (names.size() != src.schema->num_fields()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "{} has {} columns but the alias names {}: ({})", src.name,
+                     src.schema->num_fields(), names.size(), fmt::join(names, ", "));
+  }
+  std::vector<StructField> fields = src.schema->fields();
+  for (size_t i = 0; i < names.size(); ++i) fields[i].name = names[i];
+  src.schema = std::make_shared<StructType>(std::move(fields));
+  DELTA_ASSIGN_OR_RETURN(auto arrow_schema, ToArrowSchema(*src.schema));
+  auto open = src.open;
+  src.open = [open, arrow_schema](const std::vector<std::string>&) -> Result<ReaderRef> {
+    DELTA_ASSIGN_OR_RETURN(ReaderRef in, open({}));
+    return MapReader(
+        in, arrow_schema, [arrow_schema](const BatchRef& b) -> Result<BatchRef> {
+          return arrow::RecordBatch::Make(arrow_schema, b->num_rows(), b->columns());
+        });
+  };
+  return src;
+}
+
+bool IsBareSelectStar(const SelectStmt& q) {
+  return q.items.size() == 1 && q.items[0].star && q.items[0].star_except.empty() &&
+         !q.distinct && q.where == nullptr && q.group_by.empty() && q.having == nullptr &&
+         q.order_by.empty() && !q.limit;
+}
+
+}  // namespace
+
+Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& context,
+                              const PlanOptions& options, int depth) {
+  if (depth > kMaxDepth) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "views and subqueries nest more than {} levels deep (does a view "
+                     "refer to itself?)",
+                     kMaxDepth);
+  }
+  const FromClause& from = query.from;
+  Result<SourcePlan> src = MakeError(ErrorCode::kInternal, "unknown FROM kind");
+  switch (from.kind) {
+    case FromClause::Kind::kNone: {
+      SourcePlan none;
+      none.schema = std::make_shared<StructType>(std::vector<StructField>{});
+      none.name = "no table";
+      none.open = [](const std::vector<std::string>&) {
+        BatchRef row = EmptyColumnsBatch(1);
+        return ReaderOf({row}, row->schema());
+      };
+      src = std::move(none);
+      break;
+    }
+    case FromClause::Kind::kTable:
+      src = PlanTable(from, context, depth);
+      break;
+    case FromClause::Kind::kFunction:
+      if (from.function == "delta_log") {
+        src = PlanDeltaLog(from, context);
+      } else if (from.function == "read_parquet" || from.function == "read_csv" ||
+                 from.function == "read_json") {
+        src = PlanFileFunction(from, context);
+      } else {
+        return MakeError(
+            ErrorCode::kInvalidArgument,
+            "unknown table function {}(); supported: read_parquet, read_csv, "
+            "read_json, delta_log",
+            from.function);
+      }
+      break;
+    case FromClause::Kind::kValues:
+      src = PlanValues(from, context,
+                       IsBareSelectStar(query) ? options.values_target : nullptr);
+      break;
+    case FromClause::Kind::kSubquery: {
+      if (from.subquery == nullptr) {
+        return MakeError(ErrorCode::kInternal, "subquery without a query");
+      }
+      DELTA_ASSIGN_OR_RETURN(QueryPlan plan,
+                             PlanQueryAt(*from.subquery, context, {}, depth + 1));
+      std::vector<std::string> qualifiers;
+      if (!from.alias.empty()) qualifiers.push_back(AsciiToLower(from.alias));
+      src = FromPlan(plan, std::move(qualifiers));
+      break;
+    }
+  }
+  if (!src) return src;
+  if (!from.column_aliases.empty())
+    return RenameColumns(std::move(*src), from.column_aliases);
+  return src;
+}
+
+}  // namespace deltaguard::query_internal
