@@ -179,26 +179,6 @@ void DmlWriter::Abort() {
   finished_ = true;
 }
 
-namespace {
-
-RemoveFile RemoveFor(const AddFile& add, int64_t now) {
-  RemoveFile remove;
-  remove.path = add.path;
-  remove.deletion_timestamp = now;
-  remove.data_change = true;
-  remove.extended_file_metadata = true;
-  remove.partition_values = add.partition_values;
-  remove.size = add.size;
-  remove.stats = add.stats;
-  remove.tags = add.tags;
-  remove.deletion_vector = add.deletion_vector;
-  remove.base_row_id = add.base_row_id;
-  remove.default_row_commit_version = add.default_row_commit_version;
-  return remove;
-}
-
-}  // namespace
-
 Result<DmlWriter::Outcome> DmlWriter::Commit(
     const std::vector<const AddFile*>& removed, std::vector<std::string> read,
     OperationInfo op,
@@ -229,7 +209,7 @@ Result<DmlWriter::Outcome> DmlWriter::Commit(
   if (schema_.new_protocol) txn->SetProtocol(*schema_.new_protocol);
   if (schema_.new_metadata) txn->SetMetadata(*schema_.new_metadata);
   for (const AddFile* add : removed) {
-    txn->RemoveFile(RemoveFor(*add, now));
+    txn->RemoveFile(RemoveFileFor(*add, now));
     outcome.bytes_removed += add->size;
     read.push_back(add->path);
   }

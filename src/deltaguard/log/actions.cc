@@ -531,4 +531,20 @@ Result<std::vector<Action>> ParseCommitFile(std::string_view content,
   return out;
 }
 
+RemoveFile RemoveFileFor(const AddFile& add, int64_t deletion_timestamp) {
+  RemoveFile remove;
+  remove.path = add.path;
+  remove.deletion_timestamp = deletion_timestamp;
+  remove.data_change = true;
+  remove.extended_file_metadata = true;
+  remove.partition_values = add.partition_values;
+  remove.size = add.size;
+  remove.stats = add.stats;
+  remove.tags = add.tags;
+  remove.deletion_vector = add.deletion_vector;
+  remove.base_row_id = add.base_row_id;
+  remove.default_row_commit_version = add.default_row_commit_version;
+  return remove;
+}
+
 }  // namespace deltaguard

@@ -68,6 +68,11 @@ struct RemoveFile {
   std::optional<int64_t> default_row_commit_version;
 };
 
+/// The logical remove of a live file (dataChange = true) at `deletion_timestamp`,
+/// carrying the add's extended metadata (partition values, size, stats, tags, deletion
+/// vector, row-tracking fields) as PROTOCOL.md "Add File and Remove File" recommends.
+RemoveFile RemoveFileFor(const AddFile& add, int64_t deletion_timestamp);
+
 // Format, Metadata (protocol/metadata.h) and Protocol (protocol/protocol.h) are defined
 // below the log layer so that protocol gating does not depend on it.
 

@@ -345,22 +345,6 @@ constexpr std::string_view kRetainedOnReplace[] = {
     "delta.inCommitTimestampEnablementTimestamp",
 };
 
-RemoveFile RemoveAll(const AddFile& add, int64_t now) {
-  RemoveFile remove;
-  remove.path = add.path;
-  remove.deletion_timestamp = now;
-  remove.data_change = true;
-  remove.extended_file_metadata = true;
-  remove.partition_values = add.partition_values;
-  remove.size = add.size;
-  remove.stats = add.stats;
-  remove.tags = add.tags;
-  remove.deletion_vector = add.deletion_vector;
-  remove.base_row_id = add.base_row_id;
-  remove.default_row_commit_version = add.default_row_commit_version;
-  return remove;
-}
-
 // Write `data` conformed to `state`'s schema; the files are not committed yet.
 Result<std::vector<WrittenFile>> WriteReplacementRows(
     const FileSystemRef& fs, const std::string& root, const std::string& path,
@@ -478,7 +462,7 @@ Result<WriteResult> ReplaceTable(FileSystemRef fs, const std::string& path,
   int64_t removed_bytes = 0;
   if (existing) {
     for (const auto& add : existing->files()) {
-      txn->RemoveFile(RemoveAll(add, now));
+      txn->RemoveFile(RemoveFileFor(add, now));
       removed_bytes += add.size;
       ++result.files_removed;
     }

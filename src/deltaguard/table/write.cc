@@ -309,22 +309,6 @@ Status RewriteForReplaceWhere(const SnapshotRef& snapshot, const WritePlan& plan
   return OkStatus();
 }
 
-RemoveFile RemoveFor(const AddFile& add, int64_t now) {
-  RemoveFile remove;
-  remove.path = add.path;
-  remove.deletion_timestamp = now;
-  remove.data_change = true;
-  remove.extended_file_metadata = true;
-  remove.partition_values = add.partition_values;
-  remove.size = add.size;
-  remove.stats = add.stats;
-  remove.tags = add.tags;
-  remove.deletion_vector = add.deletion_vector;
-  remove.base_row_id = add.base_row_id;
-  remove.default_row_commit_version = add.default_row_commit_version;
-  return remove;
-}
-
 }  // namespace
 
 Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
@@ -454,7 +438,7 @@ Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
       }
       read_files.push_back(add.path);
       removed_bytes += add.size;
-      txn->RemoveFile(RemoveFor(add, now));
+      txn->RemoveFile(RemoveFileFor(add, now));
       ++result.files_removed;
     }
     if (plan.replace_where && plan.replace_where->partition_only()) {

@@ -7,10 +7,14 @@
 #include <vector>
 
 #include "deltaguard/expr/printer.h"
+#include "deltaguard/sql/parse/parser_test_util_internal.h"
 #include "deltaguard/sql/parse/sql_parser.h"
 
 namespace deltaguard {
 namespace {
+
+using testing::ErrorOf;
+using testing::Headline;
 
 /// The action of an ALTER TABLE statement that must parse as `T`.
 template <typename T>
@@ -32,21 +36,6 @@ T AlterAs(std::string_view sql, AlterTableStmt* stmt_out = nullptr) {
     return T{};
   }
   return *action;
-}
-
-std::string ErrorOf(std::string_view sql, ErrorCode code = ErrorCode::kParseError) {
-  auto r = ParseSql(sql);
-  if (r) {
-    ADD_FAILURE() << "expected an error for: " << sql;
-    return "";
-  }
-  EXPECT_EQ(r.error().code, code) << sql << "\n" << r.error().message;
-  return r.error().message;
-}
-
-std::string Headline(std::string_view sql, ErrorCode code = ErrorCode::kParseError) {
-  std::string message = ErrorOf(sql, code);
-  return message.substr(0, message.find('\n'));
 }
 
 using Path = std::vector<std::string>;

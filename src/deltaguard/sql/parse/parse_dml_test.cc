@@ -8,42 +8,16 @@
 #include <vector>
 
 #include "deltaguard/expr/printer.h"
+#include "deltaguard/sql/parse/parser_test_util_internal.h"
 #include "deltaguard/sql/parse/sql_parser.h"
 
 namespace deltaguard {
 namespace {
 
-template <typename T>
-T ParseAs(std::string_view sql) {
-  auto r = ParseStatement(sql);
-  if (!r) {
-    ADD_FAILURE() << sql << "\n" << r.error().message;
-    return T{};
-  }
-  const T* body = std::get_if<T>(&r->body);
-  if (body == nullptr) {
-    ADD_FAILURE() << sql << "\nparsed as " << StatementKindName(r->body);
-    return T{};
-  }
-  return *body;
-}
-
-std::string Sql(const ExprRef& e) { return e ? ToSql(*e) : "<null>"; }
-
-std::string ErrorOf(std::string_view sql, ErrorCode code = ErrorCode::kParseError) {
-  auto r = ParseSql(sql);
-  if (r) {
-    ADD_FAILURE() << "expected an error for: " << sql;
-    return "";
-  }
-  EXPECT_EQ(r.error().code, code) << sql << "\n" << r.error().message;
-  return r.error().message;
-}
-
-std::string Headline(std::string_view sql) {
-  std::string message = ErrorOf(sql);
-  return message.substr(0, message.find('\n'));
-}
+using testing::ErrorOf;
+using testing::Headline;
+using testing::ParseAs;
+using testing::Sql;
 
 using Path = std::vector<std::string>;
 using Kind = MergeClause::Kind;

@@ -9,27 +9,14 @@
 
 #include "deltaguard/expr/parser_internal.h"
 #include "deltaguard/expr/printer.h"
+#include "deltaguard/sql/parse/parser_test_util_internal.h"
 #include "deltaguard/sql/parse/sql_parser.h"
 
 namespace deltaguard {
 namespace {
 
-/// The error of a statement that must fail with `code`.
-std::string ErrorOf(std::string_view sql, ErrorCode code = ErrorCode::kParseError) {
-  auto r = ParseSql(sql);
-  if (r) {
-    ADD_FAILURE() << "expected an error for: " << sql;
-    return "";
-  }
-  EXPECT_EQ(r.error().code, code) << sql << "\n" << r.error().message;
-  return r.error().message;
-}
-
-/// The first line of an error.
-std::string Headline(std::string_view sql, ErrorCode code = ErrorCode::kParseError) {
-  std::string message = ErrorOf(sql, code);
-  return message.substr(0, message.find('\n'));
-}
+using testing::ErrorOf;
+using testing::Headline;
 
 TEST(SqlParserErrors, ExactCaretForAMissingKeyword) {
   EXPECT_EQ(ErrorOf("INSERT t VALUES (1)"),

@@ -9,26 +9,13 @@
 #include <variant>
 
 #include "deltaguard/expr/printer.h"
+#include "deltaguard/sql/parse/parser_test_util_internal.h"
 
 namespace deltaguard {
 namespace {
 
-template <typename T>
-T ParseAs(std::string_view sql) {
-  auto r = ParseStatement(sql);
-  if (!r) {
-    ADD_FAILURE() << sql << "\n" << r.error().message;
-    return T{};
-  }
-  const T* body = std::get_if<T>(&r->body);
-  if (body == nullptr) {
-    ADD_FAILURE() << sql << "\nparsed as " << StatementKindName(r->body);
-    return T{};
-  }
-  return *body;
-}
-
-std::string Sql(const ExprRef& e) { return e ? ToSql(*e) : "<null>"; }
+using testing::ParseAs;
+using testing::Sql;
 
 TEST(SqlParserSelect, ItemsRoundTripThroughToSql) {
   auto s = ParseAs<SelectStmt>(
