@@ -229,10 +229,16 @@ Result<StatementResult> Session::Execute(const Statement& statement) {
           return ExecuteUse(state, stmt);
         } else if constexpr (std::is_same_v<T, DropTableStmt>) {
           return internal::ExecuteDropTable(state, stmt);
+        } else if constexpr (std::is_same_v<T, AlterTableStmt>) {
+          return internal::ExecuteAlterTable(state, stmt);
+        } else if constexpr (std::is_same_v<T, MergeStmt>) {
+          return internal::ExecuteMerge(state, stmt);
+        } else if constexpr (std::is_same_v<T, UpdateStmt>) {
+          return internal::ExecuteUpdate(state, stmt);
+        } else if constexpr (std::is_same_v<T, DeleteStmt>) {
+          return internal::ExecuteDelete(state, stmt);
         } else {
-          // ALTER TABLE, MERGE, UPDATE, DELETE: parsed, executed by issues 5 and 6.
-          return MakeError(ErrorCode::kUnsupportedFeature, "{} is not supported yet",
-                           StatementKindName(statement.body));
+          static_assert(sizeof(T) == 0, "a statement without an executor");
         }
       },
       statement.body);

@@ -100,6 +100,15 @@ Result<StatementResult> ExecuteShowTables(SessionState& state,
                                           const ShowTablesStmt& stmt);
 Result<StatementResult> ExecuteShowDatabases(SessionState& state,
                                              const ShowDatabasesStmt& stmt);
+Result<StatementResult> ExecuteAlterTable(
+    SessionState& state,
+    const AlterTableStmt& stmt);  // session_alter.cc
+Result<StatementResult> ExecuteMerge(SessionState& state,
+                                     const MergeStmt& stmt);  // session_dml.cc
+Result<StatementResult> ExecuteUpdate(SessionState& state,
+                                      const UpdateStmt& stmt);  // session_dml.cc
+Result<StatementResult> ExecuteDelete(SessionState& state,
+                                      const DeleteStmt& stmt);  // session_dml.cc
 
 /// Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
 /// alternatives; case-insensitive.
