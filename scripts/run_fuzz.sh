@@ -57,6 +57,27 @@ seed_dir() {
   if [[ -d "$repo/test/fuzz/seeds/$target" ]]; then
     cp -r "$repo/test/fuzz/seeds/$target/." "$dir/"
   fi
+  if [[ "$target" == sql_statement_fuzz ]]; then
+    # Every statement and query of the golden files, one seed each.
+    python3 - "$repo/test/sql" "$dir" <<'PY'
+import glob, hashlib, os, sys
+root, out = sys.argv[1], sys.argv[2]
+for path in glob.glob(os.path.join(root, "**/*.test"), recursive=True):
+    lines, sql = open(path, encoding="utf-8").read().split("\n"), None
+    for line in lines + [""]:
+        if sql is None:
+            if line.startswith(("statement ", "query ")):
+                sql = []
+        elif line.strip() == "" or line.startswith("----"):
+            data = "\n".join(sql).encode()
+            if data:
+                with open(os.path.join(out, hashlib.sha1(data).hexdigest()), "wb") as g:
+                    g.write(data)
+            sql = None
+        else:
+            sql.append(line)
+PY
+  fi
   if [[ -d "$corpora" ]]; then
     case "$target" in
       schema_json_fuzz)
