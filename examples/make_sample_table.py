@@ -174,3 +174,8 @@ def main():
 
 if __name__ == "__main__":
     main()
+    # Everything is written and flushed; leave without the interpreter's teardown, where
+    # deltalake's and pyarrow's native thread pools race (seen once, under load, as
+    # "terminate called without an active exception", SIGABRT, after a complete write).
+    sys.stdout.flush()
+    os._exit(0)

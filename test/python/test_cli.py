@@ -88,7 +88,7 @@ def test_describe_version(version, rows, files, ncols):
     ("2024-03-01T09:00:00Z", 0),  # exactly at v0
     ("2024-03-02T12:00:00Z", 1),  # between v1 and v2
     ("2024-03-03T09:00:00Z", 2),  # exactly at v2
-    ("2030-01-01T00:00:00Z", 3),  # after the last commit
+    ("2024-03-04T09:00:00Z", 3),  # exactly at the last commit
 ])
 def test_describe_timestamp(iso, version):
     doc = run_cli("describe", T, "--timestamp", iso, "--format", "json").json()
@@ -98,6 +98,12 @@ def test_describe_timestamp(iso, version):
 def test_timestamp_before_first_commit_is_invalid_input():
     res = run_cli("describe", T, "--timestamp", "2020-01-01T00:00:00Z", "--format", "json")
     assert_error(res, EXIT_USAGE, names=["orders"])
+
+
+def test_timestamp_after_last_commit_is_invalid_input():
+    # Spark: DELTA_TIMESTAMP_GREATER_THAN_COMMIT, not the latest version.
+    res = run_cli("describe", T, "--timestamp", "2030-01-01T00:00:00Z", "--format", "json")
+    assert_error(res, EXIT_USAGE, names=["orders", "DELTA_TIMESTAMP_GREATER_THAN_COMMIT"])
 
 
 # --- scan -------------------------------------------------------------------------------

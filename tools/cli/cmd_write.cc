@@ -5,6 +5,7 @@
 #include "cli_common.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
+#include "deltaguard/table/quarantine.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/util/string_util.h"
 
@@ -144,7 +145,61 @@ constexpr const char* kWriteUsage =
     "[--merge-schema] [--overwrite-schema] [--replace-where PRED] "
     "[--format parquet|csv|json|arrow] [--no-header] [--delimiter C] "
     "[--partition-by a,b] [--property k=v]... [--txn-app-id ID --txn-version N] "
-    "[--compression snappy|zstd] [--conf key=value]... [--output text|json]";
+    "[--compression snappy|zstd] [--conf key=value]... "
+    "[--on-violation fail|quarantine=QTABLE] [--output text|json]";
+
+// --on-violation: nullopt for fail (the default), else the quarantine table's path.
+Result<std::optional<std::string>> OnViolation(const Args& args) {
+  auto value = args.Get("--on-violation");
+  if (!value || *value == "fail") return std::optional<std::string>();
+  constexpr std::string_view kPrefix = "quarantine=";
+  if (value->rfind(kPrefix, 0) == 0 && value->size() > kPrefix.size()) {
+    return std::optional<std::string>(value->substr(kPrefix.size()));
+  }
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "--on-violation must be 'fail' or 'quarantine=QTABLE', got '{}'",
+                   *value);
+}
+
+void PrintQuarantine(const QuarantineWriteResult& r, const std::string& table,
+                     const std::string& quarantine, bool json) {
+  if (json) {
+    std::string out = "{\"table\":";
+    AppendJsonString(&out, table);
+    out += fmt::format(",\"version\":{},\"rows\":{},\"files_added\":{}", r.table.version,
+                       r.good_rows, r.table.files_added);
+    out += ",\"quarantine\":{\"table\":";
+    AppendJsonString(&out, quarantine);
+    out += fmt::format(",\"version\":{},\"created\":{},\"rows\":{},\"quarantined_at\":",
+                       r.quarantine ? r.quarantine->version : -1,
+                       r.quarantine_created ? "true" : "false", r.quarantined_rows);
+    AppendJsonString(&out, FormatTimestampMillis(r.quarantined_at_micros / 1000));
+    out += ",\"by_constraint\":{";
+    for (size_t i = 0; i < r.by_constraint.size(); ++i) {
+      if (i > 0) out += ",";
+      AppendJsonString(&out, r.by_constraint[i].first);
+      out += fmt::format(":{}", r.by_constraint[i].second);
+    }
+    out += "}}}";
+    std::cout << out << std::endl;
+    return;
+  }
+  std::cout << fmt::format("{}: version {}: {} rows written, {} files added", table,
+                           r.table.version, r.good_rows, r.table.files_added)
+            << std::endl;
+  if (r.quarantined_rows == 0) {
+    std::cout << "  no rows violated a constraint; nothing quarantined" << std::endl;
+    return;
+  }
+  std::cout << fmt::format("  {} rows quarantined to {} (version {}{})",
+                           r.quarantined_rows, quarantine,
+                           r.quarantine ? r.quarantine->version : -1,
+                           r.quarantine_created ? ", created" : "")
+            << std::endl;
+  for (const auto& [name, count] : r.by_constraint) {
+    std::cout << fmt::format("    {}: {} rows", name, count) << std::endl;
+  }
+}
 
 bool JsonOutput(const Args& args) {
   return args.Get("--output").value_or("text") == "json";
@@ -208,7 +263,7 @@ int RunCreate(const std::vector<std::string>& argv) {
 int RunWrite(const std::vector<std::string>& argv) {
   FlagSpec spec{{"--mode", "--replace-where", "--format", "--delimiter", "--partition-by",
                  "--property", "--txn-app-id", "--txn-version", "--compression",
-                 "--target-file-size", "--conf", "--output"},
+                 "--target-file-size", "--conf", "--output", "--on-violation"},
                 {"--merge-schema", "--no-merge-schema", "--overwrite-schema",
                  "--no-header", "--no-checkpoint"}};
   auto args = ParseArgs(argv, spec);
@@ -262,6 +317,15 @@ int RunWrite(const std::vector<std::string>& argv) {
   if (!session) return ReportError(session.error(), table);
   auto input = InputOptionsFrom(*args);
   if (!input) return ReportError(input.error(), table);
+  auto on_violation = OnViolation(*args);
+  if (!on_violation) return ReportError(on_violation.error(), table);
+  if (*on_violation) {
+    auto routed = WriteFilesWithQuarantine(MakeLocalFileSystem(), table, files, *input,
+                                           options, **on_violation, *session);
+    if (!routed) return ReportError(routed.error(), table);
+    PrintQuarantine(*routed, table, **on_violation, JsonOutput(*args));
+    return kExitOk;
+  }
   auto result =
       WriteFiles(MakeLocalFileSystem(), table, files, *input, options, *session);
   if (!result) return ReportError(result.error(), table);

@@ -31,6 +31,9 @@ Result<SessionOptions> SessionOptionsFrom(const Args& args) {
 
 Status PrintStatementResult(StatementResult& result, OutputFormat format,
                             std::ostream& out, std::ostream& messages) {
+  for (const std::string& warning : result.warnings) {
+    messages << "WARNING: " << warning << std::endl;
+  }
   if (!result.schema || !result.rows) {
     if (!result.message.empty()) {
       (format == OutputFormat::kTable ? out : messages) << result.message << std::endl;

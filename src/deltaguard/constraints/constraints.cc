@@ -117,8 +117,28 @@ bool Overlaps(const std::vector<std::string>& a, const std::vector<std::string>&
 }  // namespace
 
 std::string Constraint::Describe() const {
-  return kind == ConstraintKind::kCheck ? fmt::format("CHECK constraint {}", name)
-                                        : fmt::format("invariant on column {}", name);
+  switch (kind) {
+    case ConstraintKind::kCheck:
+      return fmt::format("CHECK constraint {}", name);
+    case ConstraintKind::kInvariant:
+      return fmt::format("invariant on column {}", name);
+    case ConstraintKind::kNotNull:
+      return fmt::format("NOT NULL column {}", name);
+  }
+  return name;
+}
+
+std::vector<Constraint> NotNullConstraints(const StructType& schema) {
+  std::vector<Constraint> out;
+  for (const StructField& field : schema.fields()) {
+    if (field.nullable) continue;
+    std::string quoted = "`";
+    for (char c : field.name) quoted += c == '`' ? std::string("``") : std::string(1, c);
+    quoted += "`";
+    out.push_back(
+        Constraint{ConstraintKind::kNotNull, field.name, quoted + " IS NOT NULL"});
+  }
+  return out;
 }
 
 std::string ConstraintPropertyKey(std::string_view name) {

@@ -25,7 +25,9 @@
 
 namespace deltaguard {
 
-enum class ConstraintKind : uint8_t { kCheck, kInvariant };
+/// kNotNull is only made by NotNullConstraints (quarantine routing); tables store NOT
+/// NULL as field nullability, enforced by exec/batch_conformer.h.
+enum class ConstraintKind : uint8_t { kCheck, kInvariant, kNotNull };
 
 /// One constraint as stored in the table.
 struct Constraint {
@@ -78,6 +80,12 @@ Result<std::vector<Constraint>> AllConstraints(const Metadata& metadata,
 /// constraint and its expression.
 Result<BoundConstraint> BindConstraint(const Constraint& constraint,
                                        const StructType& schema);
+
+/// One kNotNull constraint per top-level NOT NULL column of `schema` (name = the column,
+/// expression "`column` IS NOT NULL"), in schema order. Used where NULLs must be routed
+/// rather than fail the write (table/quarantine.h); nested NOT NULL fields are not
+/// included.
+std::vector<Constraint> NotNullConstraints(const StructType& schema);
 
 /// Bind every constraint of the table (AllConstraints + BindConstraint).
 Result<std::vector<BoundConstraint>> BindAllConstraints(const Metadata& metadata,

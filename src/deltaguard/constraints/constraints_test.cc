@@ -199,3 +199,23 @@ TEST(ConstraintsTest, ConstraintsReferencingFindsDependentsUpAndDownThePath) {
 
 }  // namespace
 }  // namespace deltaguard
+
+namespace deltaguard {
+namespace {
+
+TEST(NotNullConstraintsTest, OnePerTopLevelNotNullColumnAndBinds) {
+  auto schema = ParseDdlSchema("id BIGINT NOT NULL, `odd name` STRING NOT NULL, x INT");
+  ASSERT_TRUE(schema) << schema.error().ToString();
+  auto constraints = NotNullConstraints(**schema);
+  ASSERT_EQ(constraints.size(), 2u);
+  EXPECT_EQ(constraints[0].kind, ConstraintKind::kNotNull);
+  EXPECT_EQ(constraints[0].expression, "`id` IS NOT NULL");
+  EXPECT_EQ(constraints[1].Describe(), "NOT NULL column odd name");
+  for (const auto& c : constraints) {
+    auto bound = BindConstraint(c, **schema);
+    EXPECT_TRUE(bound) << bound.error().ToString();
+  }
+}
+
+}  // namespace
+}  // namespace deltaguard

@@ -120,8 +120,35 @@ class MergeRun {
       const size_t num_matched = plan_.matched.size();
       std::vector<int32_t> action(static_cast<size_t>(n), -1);
       std::shared_ptr<arrow::RecordBatch> joined;
+      // Row i of `joined` is target row joined_rows[i] (all rows when empty); its clause
+      // is joined_action[i].
+      std::vector<int64_t> joined_rows;
+      std::vector<int32_t> compact_action;
+      const std::vector<int32_t>* joined_action = &action;
       bool changes = false;
-      if ((any_match && num_matched > 0) || !plan_.not_matched_by_source.empty()) {
+      if (any_match && num_matched > 0 && plan_.not_matched_by_source.empty()) {
+        // Only matched rows can change: join just those (usually a small fraction).
+        std::vector<int64_t> source_rows;
+        for (int64_t r = 0; r < n; ++r) {
+          if (match[static_cast<size_t>(r)] < 0) continue;
+          joined_rows.push_back(r);
+          source_rows.push_back(match[static_cast<size_t>(r)]);
+        }
+        const auto m = static_cast<int64_t>(joined_rows.size());
+        DELTA_ASSIGN_OR_RETURN(auto target_cols, TakeColumns(*tq, joined_rows));
+        DELTA_ASSIGN_OR_RETURN(auto source_cols, TakeColumns(*source_, source_rows));
+        joined = JoinColumns(*tq->schema(), std::move(target_cols), *source_->schema(),
+                             std::move(source_cols), m);
+        compact_action.assign(static_cast<size_t>(m), -1);
+        DELTA_RETURN_IF_ERROR(
+            Decide(plan_.matched, *joined, source_rows, true, 0, &compact_action));
+        for (int64_t i = 0; i < m; ++i) {
+          action[static_cast<size_t>(joined_rows[static_cast<size_t>(i)])] =
+              compact_action[static_cast<size_t>(i)];
+          changes = changes || compact_action[static_cast<size_t>(i)] >= 0;
+        }
+        joined_action = &compact_action;
+      } else if ((any_match && num_matched > 0) || !plan_.not_matched_by_source.empty()) {
         DELTA_ASSIGN_OR_RETURN(auto source_cols, TakeColumns(*source_, match));
         joined = JoinColumns(*tq->schema(), tq->columns(), *source_->schema(),
                              std::move(source_cols), n);
@@ -149,12 +176,13 @@ class MergeRun {
       DELTA_ASSIGN_OR_RETURN(auto kept, dml_internal::FilterRows(raw, *keep_mask));
       DELTA_RETURN_IF_ERROR(Copy(kept));
       const size_t total = num_matched + plan_.not_matched_by_source.size();
+      const std::vector<int32_t>& ja = *joined_action;
       for (size_t k = 0; k < total; ++k) {
-        std::vector<uint8_t> rows(static_cast<size_t>(n));
+        std::vector<uint8_t> rows(ja.size());
         int64_t count = 0;
-        for (int64_t r = 0; r < n; ++r) {
-          rows[static_cast<size_t>(r)] = action[r] == static_cast<int32_t>(k);
-          count += rows[static_cast<size_t>(r)];
+        for (size_t i = 0; i < ja.size(); ++i) {
+          rows[i] = ja[i] == static_cast<int32_t>(k);
+          count += rows[i];
         }
         if (count == 0) continue;
         const bool is_matched = k < num_matched;
@@ -267,7 +295,11 @@ class MergeRun {
       if (!values) return WithContext(values.error(), "MERGE ON condition (source side)");
       source_keys_.push_back(std::move(*values));
     }
-    if (!plan_.keys.empty()) {
+    if (plan_.keys.size() == 1 &&
+        dml_internal::IntegralKeyIndex::Supports(*source_keys_[0])) {
+      int_index_.Build(*source_keys_[0], &next_);
+      int_keys_ = true;
+    } else if (!plan_.keys.empty()) {
       DELTA_ASSIGN_OR_RETURN(auto keys,
                              dml_internal::EncodeKeys(source_keys_, source_->num_rows()));
       next_.assign(keys.size(), -1);
@@ -327,6 +359,24 @@ class MergeRun {
           ps.push_back(s);
           if (pt.size() >= kPairChunk) DELTA_RETURN_IF_ERROR(flush());
         }
+      }
+    } else if (int_keys_) {
+      // Both sides are bound to one common type, so the target key is integral too.
+      const arrow::Array& column = *target_keys[0];
+      if (!dml_internal::IntegralKeyIndex::Supports(column)) {
+        return MakeError(ErrorCode::kInternal,
+                         "MERGE into '{}': ON key types differ between target ({}) and "
+                         "source",
+                         target_.name, column.type()->ToString());
+      }
+      for (int64_t r = 0; r < n; ++r) {
+        if (column.IsNull(r)) continue;
+        for (int64_t s = int_index_.Find(dml_internal::IntegralValue(column, r)); s >= 0;
+             s = next_[static_cast<size_t>(s)]) {
+          pt.push_back(r);
+          ps.push_back(s);
+        }
+        if (pt.size() >= kPairChunk) DELTA_RETURN_IF_ERROR(flush());
       }
     } else {
       DELTA_ASSIGN_OR_RETURN(auto keys, dml_internal::EncodeKeys(target_keys, n));
@@ -399,6 +449,22 @@ class MergeRun {
       if (p.prune_to) {
         DELTA_ASSIGN_OR_RETURN(array, dml_internal::PruneArray(array, p.prune_to));
       }
+      for (const auto& [path, expr] : p.nested) {
+        auto field_value = Evaluate(*expr, *rows);
+        if (!field_value) {
+          return WithContext(field_value.error(), c.Describe() + ", column " + p.name);
+        }
+        DELTA_ASSIGN_OR_RETURN(
+            array, dml_internal::ReplaceNestedField(array, path, *field_value));
+      }
+      if (p.keep_from) {
+        auto current = Evaluate(*p.keep_from, *rows);
+        if (!current) {
+          return WithContext(current.error(), c.Describe() + ", column " + p.name);
+        }
+        DELTA_ASSIGN_OR_RETURN(array,
+                               dml_internal::KeepTargetOnlyFields(array, *current));
+      }
       fields.push_back(arrow::field(p.name, array->type(), true));
       columns.push_back(std::move(array));
     }
@@ -433,40 +499,13 @@ class MergeRun {
   std::shared_ptr<arrow::RecordBatch> source_;
   std::vector<std::shared_ptr<arrow::Array>> source_keys_;
   std::unordered_map<std::string, int64_t> head_;
+  dml_internal::IntegralKeyIndex int_index_;  // used instead of head_ when int_keys_
+  bool int_keys_ = false;
   std::vector<int64_t> next_;
   std::vector<uint8_t> source_matched_;
   std::unique_ptr<dml_internal::DmlWriter> writer_;
   std::unique_ptr<BatchConformer> copier_;
 };
-
-std::string ClausePredicates(const std::vector<ClausePlan>& clauses) {
-  std::string out = "[";
-  for (size_t i = 0; i < clauses.size(); ++i) {
-    const auto& c = clauses[i];
-    out += i ? ",{" : "{";
-    if (!c.condition_sql.empty()) {
-      out += "\"predicate\":";
-      AppendJsonString(&out, c.condition_sql);
-      out += ",";
-    }
-    std::string action = c.is_delete ? "delete"
-                         : c.kind == MergeWhen::Kind::kNotMatchedInsert ||
-                                 c.kind == MergeWhen::Kind::kNotMatchedInsertAll
-                             ? "insert"
-                             : "update";
-    out += "\"actionType\":\"" + action + "\"}";
-  }
-  return out + "]";
-}
-
-std::string JsonNames(const std::vector<std::string>& names) {
-  std::string out = "[";
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i) out += ",";
-    AppendJsonString(&out, names[i]);
-  }
-  return out + "]";
-}
 
 }  // namespace
 
@@ -510,55 +549,18 @@ Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec s
   result.num_target_rows_deleted = result.num_target_rows_matched_deleted +
                                    result.num_target_rows_not_matched_by_source_deleted;
 
-  OperationInfo op;
-  op.operation = "MERGE";
-  op.parameters_json.emplace_back("predicate",
-                                  dml_internal::PredicateParameter({plan.on_sql}));
-  op.parameters_json.emplace_back("matchedPredicates", ClausePredicates(plan.matched));
-  op.parameters_json.emplace_back("notMatchedPredicates",
-                                  ClausePredicates(plan.not_matched));
-  op.parameters_json.emplace_back("notMatchedBySourcePredicates",
-                                  ClausePredicates(plan.not_matched_by_source));
-  if (!plan.added_columns.empty()) {
-    op.parameters_json.emplace_back("addedColumns", JsonNames(plan.added_columns));
-  }
-  if (!plan.ignored_source_columns.empty()) {
-    op.parameters_json.emplace_back("ignoredSourceColumns",
-                                    JsonNames(plan.ignored_source_columns));
-  }
+  OperationInfo op = dml_internal::MergeOperationInfo(plan);
   auto fill = [&](const dml_internal::DmlWriter::Outcome& o, OperationInfo* info) {
     result.num_target_files_added = o.files_added;
     result.num_target_files_removed = o.files_removed;
     result.num_target_bytes_added = o.bytes_added;
     result.num_target_bytes_removed = o.bytes_removed;
     result.num_output_rows = o.rows_written;
-    auto& m = info->metrics;
-    m.emplace_back("numSourceRows", result.num_source_rows);
-    m.emplace_back("numTargetRowsInserted", result.num_target_rows_inserted);
-    m.emplace_back("numTargetRowsUpdated", result.num_target_rows_updated);
-    m.emplace_back("numTargetRowsMatchedUpdated", result.num_target_rows_matched_updated);
-    m.emplace_back("numTargetRowsNotMatchedBySourceUpdated",
-                   result.num_target_rows_not_matched_by_source_updated);
-    m.emplace_back("numTargetRowsDeleted", result.num_target_rows_deleted);
-    m.emplace_back("numTargetRowsMatchedDeleted", result.num_target_rows_matched_deleted);
-    m.emplace_back("numTargetRowsNotMatchedBySourceDeleted",
-                   result.num_target_rows_not_matched_by_source_deleted);
-    m.emplace_back("numTargetRowsCopied", result.num_target_rows_copied);
-    m.emplace_back("numOutputRows", result.num_output_rows);
-    m.emplace_back("numTargetFilesAdded", o.files_added);
-    m.emplace_back("numTargetFilesRemoved", o.files_removed);
-    m.emplace_back("numTargetBytesAdded", o.bytes_added);
-    m.emplace_back("numTargetBytesRemoved", o.bytes_removed);
-    m.emplace_back("numTargetChangeFilesAdded", 0);
-    m.emplace_back("numTargetDeletionVectorsAdded", 0);
-    m.emplace_back("numTargetDeletionVectorsRemoved", 0);
-    m.emplace_back("numAddedColumns", static_cast<int64_t>(plan.added_columns.size()));
-    m.emplace_back("numIgnoredSourceColumns",
-                   static_cast<int64_t>(plan.ignored_source_columns.size()));
-    m.emplace_back("executionTimeMs",
-                   std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::steady_clock::now() - start)
-                       .count());
+    dml_internal::AddMergeMetrics(result, plan,
+                                  std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::steady_clock::now() - start)
+                                      .count(),
+                                  info);
   };
   DELTA_ASSIGN_OR_RETURN(auto outcome, run.writer().Commit(removed, std::move(read),
                                                            std::move(op), fill, session));

@@ -62,8 +62,10 @@ namespace deltaguard {
 inline constexpr std::string_view kMergeIgnoreUnmatchedSourceColumnsSetting =
     "deltaguard.merge.ignoreUnmatchedSourceColumns";
 
-/// `column = value` of UPDATE SET / INSERT. `column` is a top-level target column,
-/// optionally qualified by the target alias ({"t", "amount"}).
+/// `column = value` of UPDATE SET / INSERT. `column` is a target column, optionally
+/// qualified by the target alias ({"t", "amount"}); in an UPDATE it may be an existing
+/// nested field ({"t", "customer", "name"}): that field is replaced, the struct's other
+/// fields keep their values (a NULL struct becomes one with them NULL), as in Spark.
 struct MergeAssignment {
   std::vector<std::string> column;
   ExprRef value;

@@ -31,6 +31,14 @@ struct ProjectedColumn {
   BoundExprRef value;  ///< null: NULL
   /// Set: drop the nested fields the target lacks (ignore_unmatched_source_columns).
   std::shared_ptr<arrow::DataType> prune_to;
+  /// Set for UPDATE SET * with evolution when the target column is a struct with
+  /// nested fields the source lacks: they keep their current value, read from this
+  /// target column (Spark, protocol.md §5.6; KeepTargetOnlyFields).
+  BoundExprRef keep_from;
+  /// UPDATE SET s.a.b = v: `value` is the current struct and these fields (paths below
+  /// the column, values already of the field's type) are replaced in it
+  /// (ReplaceNestedField), as Spark rewrites them into a struct constructor.
+  std::vector<std::pair<std::vector<std::string>, BoundExprRef>> nested;
 };
 
 struct ClausePlan {
@@ -77,6 +85,16 @@ struct MergePlan {
 Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
                             const SessionSettings& session);
 
+/// commitInfo of a MERGE (merge_commit_info.cc): operation "MERGE" with Spark's
+/// operationParameters (predicate, matched/notMatched/notMatchedBySource predicates)
+/// plus addedColumns / ignoredSourceColumns when there are any.
+OperationInfo MergeOperationInfo(const MergePlan& plan);
+
+/// Spark's MERGE operationMetrics from `result` (counts and file metrics final), plus
+/// numAddedColumns / numIgnoredSourceColumns.
+void AddMergeMetrics(const MergeResult& result, const MergePlan& plan,
+                     int64_t execution_ms, OperationInfo* info);
+
 /// "<alias>.<column>": the joined-batch name of a column.
 std::string JoinedName(const std::string& alias, const std::string& column);
 
@@ -89,6 +107,53 @@ Result<std::shared_ptr<arrow::RecordBatch>> Qualified(
 /// row with a NULL key, which matches nothing.
 Result<std::vector<std::optional<std::string>>> EncodeKeys(
     const std::vector<std::shared_ptr<arrow::Array>>& columns, int64_t num_rows);
+
+/// The common case of one integral ON key (`t.id = s.id`): an open-addressing hash
+/// index from key value to the first source row with it, instead of string keys
+/// (EncodeKeys), which dominated MERGE time on large sources. Rows with equal keys are
+/// chained through `next` exactly as the string index chains them; NULL keys match
+/// nothing.
+class IntegralKeyIndex {
+ public:
+  /// True when `column` is INT8/16/32/64 (values compare as int64).
+  static bool Supports(const arrow::Array& column);
+  /// Index `column` (Supports() must hold); next[r] = the next row with r's key or -1.
+  void Build(const arrow::Array& column, std::vector<int64_t>* next);
+  /// The first row whose key is `value`, or -1.
+  int64_t Find(int64_t value) const {
+    if (slots_.empty() || value < min_ || value > max_) return -1;
+    if (!bits_.empty()) {
+      // Most target keys miss: a small bitmap answers without touching the slots.
+      const auto offset = static_cast<uint64_t>(value) - static_cast<uint64_t>(min_);
+      if (!((bits_[offset >> 6] >> (offset & 63)) & 1)) return -1;
+    }
+    for (size_t i = Slot(value);; i = (i + 1) & mask_) {
+      const Entry& e = slots_[i];
+      if (e.row < 0) return -1;
+      if (e.key == value) return e.row;
+    }
+  }
+
+ private:
+  struct Entry {
+    int64_t key = 0;
+    int64_t row = -1;  ///< -1: empty slot
+  };
+  size_t Slot(int64_t value) const {
+    return static_cast<size_t>((static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ULL) >>
+                               shift_) &
+           mask_;
+  }
+  std::vector<Entry> slots_;
+  std::vector<uint64_t> bits_;  ///< key - min_ present; empty when the range is wide
+  int64_t min_ = 0;
+  int64_t max_ = -1;
+  size_t mask_ = 0;
+  int shift_ = 0;
+};
+
+/// Value i of an integral column as int64 (IntegralKeyIndex::Supports must hold).
+int64_t IntegralValue(const arrow::Array& column, int64_t i);
 
 /// The source's key values render for messages: "id = 7, region = 'EU'".
 std::string DescribeKey(const std::vector<BoundExprRef>& keys,
@@ -118,5 +183,36 @@ DataTypeRef PruneType(const DataTypeRef& source, const DataTypeRef& target);
 Result<std::shared_ptr<arrow::Array>> PruneArray(
     const std::shared_ptr<arrow::Array>& array,
     const std::shared_ptr<arrow::DataType>& type);
+
+/// Nested assignments of an update, by top-level column: {column, {path below it,
+/// value typed as the field}} (ProjectedColumn::nested).
+using NestedSets = std::vector<std::pair<
+    std::string, std::vector<std::pair<std::vector<std::string>, BoundExprRef>>>>;
+
+/// `SET a.b.c = value`: resolve `path` through `schema`'s structs (case-insensitively;
+/// existing fields only), bind `value` (already qualified for `bind_schema`) and type it
+/// as the field (numeric: a checked CAST; otherwise lossless casts only, else
+/// kSchemaMismatch naming the column and both types), then add it to `sets` (a path
+/// assigned twice is kInvalidArgument). `what` prefixes errors.
+Status AddNestedAssignment(const StructType& schema, std::vector<std::string> path,
+                           const ExprRef& value, const StructType& bind_schema,
+                           const std::string& what, NestedSets* sets);
+
+/// `parent` (a struct array) with the field at `path` (names below it, matched
+/// case-insensitively) replaced by `value`. The result and the structs on the path are
+/// non-NULL (Spark builds a new struct; the other fields of a NULL parent read NULL).
+Result<std::shared_ptr<arrow::Array>> ReplaceNestedField(
+    const std::shared_ptr<arrow::Array>& parent, const std::vector<std::string>& path,
+    const std::shared_ptr<arrow::Array>& value, size_t depth = 0);
+
+/// True when `target` is a struct (at any depth of structs) with a field `source` lacks.
+bool HasTargetOnlyFields(const DataType& source, const DataType& target);
+
+/// `source` (a struct array) with the fields only `target` has appended, taken row by
+/// row from `target` (NULL where the target struct is NULL), recursing into struct
+/// fields both have; rows where `source` is NULL stay NULL. Not a struct: `source`.
+Result<std::shared_ptr<arrow::Array>> KeepTargetOnlyFields(
+    const std::shared_ptr<arrow::Array>& source,
+    const std::shared_ptr<arrow::Array>& target);
 
 }  // namespace deltaguard::dml_internal

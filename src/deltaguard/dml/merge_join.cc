@@ -2,17 +2,21 @@
 // add.stats (PROTOCOL.md "Per-file Statistics"), nested-field pruning (merge_internal.h).
 
 #include <arrow/array/array_nested.h>
+#include <arrow/buffer.h>
 #include <arrow/scalar.h>
+#include <arrow/util/bit_util.h>
 #include <arrow/visit_type_inline.h>
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <utility>
 
 #include "deltaguard/dml/merge_internal.h"
+#include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/expr/printer.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/util/string_util.h"
@@ -93,6 +97,82 @@ Result<std::vector<std::optional<std::string>>> EncodeKeys(
     if (!null) keys[static_cast<size_t>(r)] = std::move(key);
   }
   return keys;
+}
+
+bool IntegralKeyIndex::Supports(const arrow::Array& column) {
+  switch (column.type_id()) {
+    case arrow::Type::INT8:
+    case arrow::Type::INT16:
+    case arrow::Type::INT32:
+    case arrow::Type::INT64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int64_t IntegralValue(const arrow::Array& column, int64_t i) {
+  switch (column.type_id()) {
+    case arrow::Type::INT8:
+      return static_cast<const arrow::Int8Array&>(column).Value(i);
+    case arrow::Type::INT16:
+      return static_cast<const arrow::Int16Array&>(column).Value(i);
+    case arrow::Type::INT32:
+      return static_cast<const arrow::Int32Array&>(column).Value(i);
+    default:
+      return static_cast<const arrow::Int64Array&>(column).Value(i);
+  }
+}
+
+void IntegralKeyIndex::Build(const arrow::Array& column, std::vector<int64_t>* next) {
+  const int64_t n = column.length();
+  next->assign(static_cast<size_t>(n), -1);
+  // Capacity: a power of two at least twice the rows (load factor <= 0.5).
+  size_t capacity = 16;
+  int bits = 4;
+  while (capacity < static_cast<size_t>(n) * 2) {
+    capacity <<= 1;
+    ++bits;
+  }
+  slots_.assign(capacity, Entry{});
+  mask_ = capacity - 1;
+  shift_ = 64 - bits;
+  bits_.clear();
+  min_ = 0;
+  max_ = -1;
+  bool any = false;
+  for (int64_t r = 0; r < n; ++r) {
+    if (column.IsNull(r)) continue;
+    const int64_t value = IntegralValue(column, r);
+    min_ = any ? std::min(min_, value) : value;
+    max_ = any ? std::max(max_, value) : value;
+    any = true;
+  }
+  // A bitmap of at most 8 bytes per source row (a dense-enough key range).
+  const auto span = static_cast<uint64_t>(max_) - static_cast<uint64_t>(min_);
+  if (any && span < static_cast<uint64_t>(n) * 64) bits_.assign(span / 64 + 1, 0);
+  // Backwards, so that each chain starts at its key's first row (as the string index).
+  for (int64_t r = n; r-- > 0;) {
+    if (column.IsNull(r)) continue;
+    const int64_t value = IntegralValue(column, r);
+    if (!bits_.empty()) {
+      const auto offset = static_cast<uint64_t>(value) - static_cast<uint64_t>(min_);
+      bits_[offset >> 6] |= uint64_t{1} << (offset & 63);
+    }
+    for (size_t i = Slot(value);; i = (i + 1) & mask_) {
+      Entry& e = slots_[i];
+      if (e.row < 0) {
+        e.key = value;
+        e.row = r;
+        break;
+      }
+      if (e.key == value) {
+        (*next)[static_cast<size_t>(r)] = e.row;
+        e.row = r;
+        break;
+      }
+    }
+  }
 }
 
 std::string DescribeKey(const std::vector<BoundExprRef>& keys,
@@ -273,6 +353,173 @@ Result<std::shared_ptr<arrow::Array>> PruneArray(
     default:
       return array;  // maps are not pruned (the conformer reports them)
   }
+}
+
+bool HasTargetOnlyFields(const DataType& source, const DataType& target) {
+  if (source.kind() != TypeKind::kStruct || target.kind() != TypeKind::kStruct) {
+    return false;
+  }
+  const auto& s = static_cast<const StructType&>(source);
+  for (const auto& f : static_cast<const StructType&>(target).fields()) {
+    const int i = s.FieldIndexCaseInsensitive(f.name);
+    if (i < 0 || HasTargetOnlyFields(*s.field(static_cast<size_t>(i)).type, *f.type)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Result<std::shared_ptr<arrow::Array>> KeepTargetOnlyFields(
+    const std::shared_ptr<arrow::Array>& source,
+    const std::shared_ptr<arrow::Array>& target) {
+  if (source->type_id() != arrow::Type::STRUCT ||
+      target->type_id() != arrow::Type::STRUCT || source->length() != target->length()) {
+    return source;
+  }
+  const auto& s = static_cast<const arrow::StructArray&>(*source);
+  const auto& t = static_cast<const arrow::StructArray&>(*target);
+  const auto& s_type = static_cast<const arrow::StructType&>(*s.type());
+  const auto& t_type = static_cast<const arrow::StructType&>(*t.type());
+  std::vector<std::shared_ptr<arrow::Array>> children;
+  std::vector<std::shared_ptr<arrow::Field>> fields;
+  std::vector<bool> seen(static_cast<size_t>(t_type.num_fields()), false);
+  bool changed = false;
+  for (int i = 0; i < s_type.num_fields(); ++i) {
+    std::shared_ptr<arrow::Array> child = s.field(i);  // sliced to s's rows
+    int j = -1;
+    for (int k = 0; k < t_type.num_fields(); ++k) {
+      if (EqualsIgnoreCase(t_type.field(k)->name(), s_type.field(i)->name())) j = k;
+    }
+    if (j >= 0) {
+      seen[static_cast<size_t>(j)] = true;
+      // The target's child with the target struct's NULLs applied.
+      DELTA_ARROW_ASSIGN_OR_RETURN(auto t_child, t.GetFlattenedField(j),
+                                   ErrorCode::kInternal, "MERGE UPDATE SET *");
+      DELTA_ASSIGN_OR_RETURN(auto kept, KeepTargetOnlyFields(child, t_child));
+      changed = changed || kept != child;
+      child = std::move(kept);
+    }
+    fields.push_back(s_type.field(i)->WithType(child->type()));
+    children.push_back(std::move(child));
+  }
+  for (int j = 0; j < t_type.num_fields(); ++j) {
+    if (seen[static_cast<size_t>(j)]) continue;
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto t_child, t.GetFlattenedField(j),
+                                 ErrorCode::kInternal, "MERGE UPDATE SET *");
+    fields.push_back(t_type.field(j)->WithNullable(true));
+    children.push_back(std::move(t_child));
+    changed = true;
+  }
+  if (!changed) return source;
+  // Children are sliced to s's rows: the validity bitmap must start at row 0 too.
+  std::shared_ptr<arrow::Buffer> validity;
+  if (s.null_count() > 0) {
+    DELTA_ARROW_ASSIGN_OR_RETURN(validity, arrow::AllocateEmptyBitmap(s.length()),
+                                 ErrorCode::kInternal, "MERGE UPDATE SET *");
+    for (int64_t r = 0; r < s.length(); ++r) {
+      if (s.IsValid(r)) arrow::bit_util::SetBit(validity->mutable_data(), r);
+    }
+  }
+  DELTA_ARROW_ASSIGN_OR_RETURN(
+      auto out, arrow::StructArray::Make(children, fields, validity, s.null_count()),
+      ErrorCode::kInternal, "MERGE UPDATE SET *");
+  return std::static_pointer_cast<arrow::Array>(out);
+}
+
+Result<std::shared_ptr<arrow::Array>> ReplaceNestedField(
+    const std::shared_ptr<arrow::Array>& parent, const std::vector<std::string>& path,
+    const std::shared_ptr<arrow::Array>& value, size_t depth) {
+  if (parent->type_id() != arrow::Type::STRUCT || depth >= path.size()) {
+    return MakeError(ErrorCode::kInternal, "nested assignment: '{}' is not a struct",
+                     fmt::format("{}", fmt::join(path, ".")));
+  }
+  const auto& s = static_cast<const arrow::StructArray&>(*parent);
+  const auto& type = static_cast<const arrow::StructType&>(*s.type());
+  std::vector<std::shared_ptr<arrow::Array>> children;
+  std::vector<std::shared_ptr<arrow::Field>> fields;
+  bool found = false;
+  for (int k = 0; k < type.num_fields(); ++k) {
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto child, s.GetFlattenedField(k), ErrorCode::kInternal,
+                                 "nested assignment");
+    if (!found && EqualsIgnoreCase(type.field(k)->name(), path[depth])) {
+      found = true;
+      if (depth + 1 == path.size()) {
+        child = value;
+      } else {
+        DELTA_ASSIGN_OR_RETURN(child, ReplaceNestedField(child, path, value, depth + 1));
+      }
+    }
+    fields.push_back(type.field(k)->WithType(child->type())->WithNullable(true));
+    children.push_back(std::move(child));
+  }
+  if (!found || value->length() != s.length()) {
+    return MakeError(ErrorCode::kInternal, "nested assignment: no field '{}' in {}",
+                     fmt::format("{}", fmt::join(path, ".")), type.ToString());
+  }
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto out, arrow::StructArray::Make(children, fields),
+                               ErrorCode::kInternal, "nested assignment");
+  return std::static_pointer_cast<arrow::Array>(out);
+}
+
+Status AddNestedAssignment(const StructType& schema, std::vector<std::string> path,
+                           const ExprRef& value, const StructType& bind_schema,
+                           const std::string& what, NestedSets* sets) {
+  const std::string shown = fmt::format("{}", fmt::join(path, "."));
+  const StructType* parent = &schema;
+  const StructField* field = nullptr;
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (!parent) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "{}: cannot assign '{}': '{}' is not a struct", what, shown,
+                       path[i - 1]);
+    }
+    const int at = parent->FieldIndexCaseInsensitive(path[i]);
+    if (at < 0) {
+      return MakeError(ErrorCode::kNotFound,
+                       "{}: column '{}' does not exist (no field '{}')", what, shown,
+                       path[i]);
+    }
+    field = &parent->field(static_cast<size_t>(at));
+    path[i] = field->name;
+    parent = field->type->kind() == TypeKind::kStruct
+                 ? static_cast<const StructType*>(field->type.get())
+                 : nullptr;
+  }
+  auto bound = Bind(*value, bind_schema);
+  if (!bound)
+    return WithContext(bound.error(), fmt::format("{}, column {}", what, shown));
+  const DataType& from = *(*bound)->type;
+  if (!from.Equals(*field->type)) {
+    if (!(from.is_numeric() && field->type->is_numeric()) &&
+        from.kind() != TypeKind::kVoid && !IsLosslessWriteCast(from, *field->type)) {
+      return MakeError(ErrorCode::kSchemaMismatch,
+                       "{}: cannot assign a value of type {} to column '{}' of type {}",
+                       what, from.ToString(), shown, field->type->ToString());
+    }
+    auto cast = std::make_shared<Expr>();
+    cast->kind = ExprKind::kCast;
+    cast->cast_type = field->type;
+    cast->children = {value};
+    auto cast_bound = Bind(*cast, bind_schema);
+    if (!cast_bound) {
+      return WithContext(cast_bound.error(), fmt::format("{}, column {}", what, shown));
+    }
+    bound = std::move(cast_bound);
+  }
+  std::vector<std::string> below(path.begin() + 1, path.end());
+  for (auto& [name, list] : *sets) {
+    if (name != path[0]) continue;
+    for (const auto& entry : list) {
+      if (entry.first == below) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "{}: column '{}' is assigned more than once", what, shown);
+      }
+    }
+    list.emplace_back(std::move(below), *bound);
+    return OkStatus();
+  }
+  sets->push_back({path[0], {{std::move(below), *bound}}});
+  return OkStatus();
 }
 
 }  // namespace deltaguard::dml_internal

@@ -2,6 +2,7 @@
 // keys, clause expansion (`*`, EXCEPT, explicit assignments) and the schema rules of
 // NOTES.md decision 3 / protocol.md §5.6 (merge_internal.h).
 
+#include <arrow/array/util.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -212,6 +213,7 @@ struct Draft {
   Scope scope;
   BoundExprRef condition;
   std::vector<Assigned> assigned;
+  NestedSets nested;  ///< `SET t.s.f = v` of an update
   std::string describe;
 };
 
@@ -468,6 +470,17 @@ Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
       }
     } else if (IsUpdate(when.kind)) {
       for (const auto& a : when.assignments) {
+        std::vector<std::string> path = a.column;
+        if (path.size() >= 2 && EqualsIgnoreCase(path[0], names.target_alias()))
+          path.erase(path.begin());
+        if (path.size() > 1) {
+          // Existing fields only (adding one needs `*` with evolution).
+          unsigned sides = 0;
+          DELTA_ASSIGN_OR_RETURN(auto q, names.Qualify(a.value, d.scope, &sides));
+          DELTA_RETURN_IF_ERROR(
+              AddNestedAssignment(t, path, q, joined, d.describe, &d.nested));
+          continue;
+        }
         DELTA_ASSIGN_OR_RETURN(auto column, names.AssignedColumn(a.column, d.describe));
         DELTA_RETURN_IF_ERROR(add_value(column, a.value, false));
       }
@@ -556,7 +569,21 @@ Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
         auto a = std::find_if(d.assigned.begin(), d.assigned.end(), [&](auto& x) {
           return EqualsIgnoreCase(x.column, g.name);
         });
-        if (a != d.assigned.end()) {
+        auto nested = std::find_if(d.nested.begin(), d.nested.end(),
+                                   [&](auto& x) { return x.first == g.name; });
+        if (nested != d.nested.end()) {
+          if (a != d.assigned.end()) {
+            return MakeError(ErrorCode::kInvalidArgument,
+                             "{}: column '{}' is assigned both as a whole and in its "
+                             "nested fields",
+                             d.describe, g.name);
+          }
+          // The current struct with the assigned fields replaced (merge.cc Emit).
+          DELTA_ASSIGN_OR_RETURN(
+              p.value,
+              Bind(*Expr::Column({JoinedName(spec.target_alias, g.name)}), joined));
+          p.nested = std::move(nested->second);
+        } else if (a != d.assigned.end()) {
           p.value = a->value;
           const DataType& from = *a->value->type;
           if (from.kind() == TypeKind::kVoid) {
@@ -566,6 +593,15 @@ Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
             if (pruned != a->value->type) {
               DELTA_ASSIGN_OR_RETURN(p.prune_to, ToArrowType(*pruned));
             }
+          } else if (a->star && evolution && IsUpdate(c.kind) &&
+                     t.FieldIndexCaseInsensitive(g.name) >= 0 &&
+                     HasTargetOnlyFields(from, *g.type)) {
+            // Spark: target-only nested fields keep their value under UPDATE SET *.
+            const auto& tf =
+                t.field(static_cast<size_t>(t.FieldIndexCaseInsensitive(g.name)));
+            DELTA_ASSIGN_OR_RETURN(
+                p.keep_from,
+                Bind(*Expr::Column({JoinedName(spec.target_alias, tf.name)}), joined));
           } else if (!a->star && from.is_numeric() && g.type->is_numeric() &&
                      !from.Equals(*g.type) && !IsLosslessWriteCast(from, *g.type)) {
             auto cast = Bind(*CastTo(a->qualified, g.type), joined);
@@ -584,6 +620,19 @@ Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
           std::shared_ptr<arrow::DataType> type = p.prune_to;
           if (!type) {
             DELTA_ASSIGN_OR_RETURN(type, ToArrowType(*p.value->type));
+          }
+          if (p.keep_from) {
+            // The struct after KeepTargetOnlyFields: the source's fields, then the
+            // target-only ones (the conformer puts them in the table's order).
+            DELTA_ASSIGN_OR_RETURN(auto t_type, ToArrowType(*p.keep_from->type));
+            auto probe_s = arrow::MakeArrayOfNull(type, 0);
+            auto probe_t = arrow::MakeArrayOfNull(t_type, 0);
+            if (!probe_s.ok() || !probe_t.ok()) {
+              return MakeError(ErrorCode::kInternal, "{}: cannot type column {}",
+                               d.describe, g.name);
+            }
+            DELTA_ASSIGN_OR_RETURN(auto probe, KeepTargetOnlyFields(*probe_s, *probe_t));
+            type = probe->type();
           }
           input.push_back(arrow::field(g.name, type, true));
         }

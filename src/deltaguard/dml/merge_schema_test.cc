@@ -330,3 +330,69 @@ TEST(MergeSchemaTest, ExplicitAssignmentToNewColumnNeedsEvolution) {
 
 }  // namespace
 }  // namespace deltaguard
+
+namespace deltaguard {
+namespace {
+
+// Spark (protocol.md §5.6, with evolution): UPDATE SET * keeps the current value of a
+// nested field only the target has; INSERT * leaves it NULL.
+TEST(MergeSchemaTest, UpdateAllKeepsTargetOnlyNestedFields) {
+  TempDir dir;
+  std::string path = dir.Join("t");
+  MakeTable(path, "id BIGINT, customer STRUCT<name: STRING, vip: BOOLEAN>",
+            {R"([{"id":1,"customer":{"name":"ann","vip":true}}])"});
+  auto r =
+      MergeBuilder(MakeLocalFileSystem(), path,
+                   JsonSource("id BIGINT, customer STRUCT<name: STRING, tier: STRING>",
+                              R"([{"id":1,"customer":{"name":"eve","tier":"gold"}},)"
+                              R"({"id":2,"customer":{"name":"bob","tier":"std"}}])"),
+                   "t.id = s.id", "t", "s")
+          .WhenMatchedUpdateAll()
+          .WhenNotMatchedInsertAll()
+          .WithSchemaEvolution()
+          .Execute();
+  ASSERT_TRUE(r) << r.error().ToString();
+  auto dump = Dump(path);
+  ASSERT_EQ(dump.size(), 3u) << ::testing::PrintToString(dump);  // header + 2
+  EXPECT_EQ(dump[1], "1|{name:string = eve, vip:bool = true, tier:string = gold}");
+  EXPECT_EQ(dump[2], "2|{name:string = bob, vip:bool = null, tier:string = std}");
+}
+
+// SET t.s.f = s.x replaces one nested field and keeps the others (Spark).
+TEST(MergeSchemaTest, NestedFieldAssignmentInMatchedUpdate) {
+  TempDir dir;
+  std::string path = dir.Join("t");
+  MakeTable(
+      path, "id BIGINT, customer STRUCT<name: STRING, vip: BOOLEAN>",
+      {R"([{"id":1,"customer":{"name":"ann","vip":true}},{"id":2,"customer":null}])"});
+  auto source = [] {
+    return JsonSource("id BIGINT, name STRING",
+                      R"([{"id":1,"name":"eve"},{"id":2,"name":"bob"}])");
+  };
+  auto r = MergeBuilder(MakeLocalFileSystem(), path, source(), "t.id = s.id", "t", "s")
+               .WhenMatchedUpdate("", {{"t.customer.name", "upper(s.name)"}})
+               .Execute();
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_EQ(r->num_target_rows_updated, 2);
+  auto dump = Dump(path);
+  ASSERT_EQ(dump.size(), 3u) << ::testing::PrintToString(dump);
+  EXPECT_EQ(dump[1], "1|{name:string = EVE, vip:bool = true}");
+  EXPECT_EQ(dump[2], "2|{name:string = BOB, vip:bool = null}");
+
+  auto missing =
+      MergeBuilder(MakeLocalFileSystem(), path, source(), "t.id = s.id", "t", "s")
+          .WhenMatchedUpdate("", {{"customer.tier", "s.name"}})
+          .Execute();
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+  EXPECT_THAT(missing.error().message, HasSubstr("customer.tier"));
+  auto both = MergeBuilder(MakeLocalFileSystem(), path, source(), "t.id = s.id", "t", "s")
+                  .WhenMatchedUpdate(
+                      "", {{"customer", "t.customer"}, {"customer.name", "s.name"}})
+                  .Execute();
+  ASSERT_FALSE(both);
+  EXPECT_THAT(both.error().message, HasSubstr("both as a whole"));
+}
+
+}  // namespace
+}  // namespace deltaguard

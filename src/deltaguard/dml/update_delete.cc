@@ -82,15 +82,19 @@ Status PlanAssignments(const dml_internal::DmlTarget& target, const UpdateSpec& 
                        RowChange* change) {
   const SchemaRef& schema = target.snapshot->schema();
   std::vector<std::pair<std::string, BoundExprRef>> values;
+  dml_internal::NestedSets nested;  // SET s.a.b = v, by top-level column
   for (const auto& a : spec.assignments) {
     std::vector<std::string> path = a.column;
-    if (path.size() >= 2 && EqualsIgnoreCase(path[0], spec.alias))
+    // `alias.x` strips the alias unless the table has a column of that name.
+    if (path.size() >= 2 && EqualsIgnoreCase(path[0], spec.alias) &&
+        schema->FieldIndexCaseInsensitive(path[0]) < 0) {
       path.erase(path.begin());
-    if (path.size() != 1) {
-      return MakeError(ErrorCode::kUnsupportedFeature,
-                       "UPDATE on table '{}': assignment to the nested field '{}' is not "
-                       "supported; assign the whole top-level column",
-                       target.name, fmt::format("{}", fmt::join(path, ".")));
+    }
+    if (path.size() > 1) {
+      DELTA_RETURN_IF_ERROR(dml_internal::AddNestedAssignment(
+          *schema, path, StripAlias(a.value, spec.alias, *schema), *schema,
+          fmt::format("UPDATE on table '{}'", target.name), &nested));
+      continue;
     }
     int i = schema->FieldIndexCaseInsensitive(path[0]);
     if (i < 0) {
@@ -130,6 +134,16 @@ Status PlanAssignments(const dml_internal::DmlTarget& target, const UpdateSpec& 
     p.name = f.name;
     for (const auto& [name, v] : values) {
       if (name == f.name) p.value = v;
+    }
+    for (auto& [name, sets] : nested) {
+      if (name != f.name) continue;
+      if (p.value) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "UPDATE on table '{}': column '{}' is assigned both as a whole "
+                         "and in its nested fields",
+                         target.name, f.name);
+      }
+      p.nested = std::move(sets);
     }
     if (!p.value) {
       DELTA_ASSIGN_OR_RETURN(p.value, Bind(*Expr::Column({f.name}), *schema));
@@ -253,6 +267,16 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
         if (!value) {
           return WithContext(value.error(), fmt::format("UPDATE on table '{}', column {}",
                                                         target.name, p.name));
+        }
+        for (const auto& [path, expr] : p.nested) {
+          auto field_value = Evaluate(*expr, *rows);
+          if (!field_value) {
+            return WithContext(field_value.error(),
+                               fmt::format("UPDATE on table '{}', column {}.{}",
+                                           target.name, p.name, fmt::join(path, ".")));
+          }
+          DELTA_ASSIGN_OR_RETURN(
+              *value, dml_internal::ReplaceNestedField(*value, path, *field_value));
         }
         fields.push_back(arrow::field(p.name, (*value)->type(), true));
         columns.push_back(std::move(*value));

@@ -12,7 +12,10 @@
 ///     without rewriting anything.
 ///  3. UPDATE values follow MERGE's rules (merge.h rule 6): lossless casts, a checked
 ///     CAST between numeric types, NOT NULL at every depth and CHECK constraints on every
-///     updated row. Assignments name existing top-level columns.
+///     updated row. Assignments name existing columns; a nested field (`SET s.a.b = v`,
+///     resolved case-insensitively) replaces that field and keeps the struct's others
+///     (Spark rebuilds the struct: a NULL parent becomes a struct whose other fields are
+///     NULL). A column may not be assigned both whole and in its fields.
 ///  4. commitInfo operation "UPDATE"/"DELETE", operationParameters.predicate as Spark
 ///     writes it, metrics numUpdatedRows/numDeletedRows, numCopiedRows, numAddedFiles,
 ///     numRemovedFiles, numAddedBytes, numRemovedBytes. The files read are the read set

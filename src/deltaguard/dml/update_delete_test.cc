@@ -179,3 +179,49 @@ TEST(DeleteTest, ChangeDataFeedTablesAreRefused) {
 
 }  // namespace
 }  // namespace deltaguard
+
+namespace deltaguard {
+namespace {
+
+// Spark: SET s.a.b = v rebuilds the struct; other fields keep their values (NULL when
+// the parent struct was NULL, which becomes a struct).
+TEST(UpdateTest, NestedFieldAssignmentsKeepTheOtherFields) {
+  TempDir dir;
+  std::string path = dir.Join("t");
+  testing::MakeTable(
+      path,
+      "id BIGINT, customer STRUCT<name: STRING, addr: STRUCT<city: STRING, zip: INT>>",
+      {R"([{"id":1,"customer":{"name":"ann","addr":{"city":"Oslo","zip":150}}},)"
+       R"({"id":2,"customer":null}])"});
+  auto r = UpdateSql(MakeLocalFileSystem(), path,
+                     {{"customer.addr.city", "'Bergen'"},
+                      {"customer.name", "upper(customer.name)"},
+                      {"customer.addr.zip", "5003"}},
+                     "");
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_EQ(r->num_updated_rows, 2);
+  auto dump = testing::Dump(path);
+  ASSERT_EQ(dump.size(), 3u) << ::testing::PrintToString(dump);
+  EXPECT_THAT(dump[1], HasSubstr("ANN"));
+  EXPECT_THAT(dump[1], HasSubstr("Bergen"));
+  EXPECT_THAT(dump[1], HasSubstr("5003"));
+  EXPECT_THAT(dump[1], Not(HasSubstr("Oslo")));
+  EXPECT_THAT(dump[2], HasSubstr("name:string = null"));
+  EXPECT_THAT(dump[2], HasSubstr("Bergen"));
+
+  auto missing = UpdateSql(MakeLocalFileSystem(), path, {{"customer.nope", "1"}}, "");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+  EXPECT_THAT(missing.error().message, HasSubstr("customer.nope"));
+  auto bad_type = UpdateSql(MakeLocalFileSystem(), path,
+                            {{"customer.addr.city", "DATE'2024-01-01'"}}, "");
+  ASSERT_FALSE(bad_type);
+  EXPECT_THAT(bad_type.error().message, HasSubstr("customer.addr.city"));
+  auto twice = UpdateSql(MakeLocalFileSystem(), path,
+                         {{"customer", "customer"}, {"customer.name", "'x'"}}, "");
+  ASSERT_FALSE(twice);
+  EXPECT_THAT(twice.error().message, HasSubstr("both as a whole"));
+}
+
+}  // namespace
+}  // namespace deltaguard

@@ -11,7 +11,6 @@
 #include "deltaguard/evolution/alter_schema_internal.h"
 #include "deltaguard/evolution/type_changes.h"
 #include "deltaguard/evolution/type_rules.h"
-#include "deltaguard/expr/parser.h"
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/util/string_util.h"
 
@@ -144,17 +143,6 @@ Status CheckColumnMapping(std::string_view op_class, std::string_view verb,
                    EnableMappingHint(context.table_name));
 }
 
-void CollectColumns(const Expr& e, std::vector<Path>* out) {
-  if (e.kind == ExprKind::kColumn) {
-    bool seen = false;
-    for (const auto& p : *out) seen = seen || p == e.path;
-    if (!seen) out->push_back(e.path);
-  }
-  for (const auto& child : e.children) {
-    if (child) CollectColumns(*child, out);
-  }
-}
-
 }  // namespace
 
 std::string FormatColumnPath(const std::vector<std::string>& path) {
@@ -172,30 +160,6 @@ std::string FormatColumnPath(const std::vector<std::string>& path) {
       out += c;
     }
     out += '`';
-  }
-  return out;
-}
-
-Result<std::vector<ConstraintDependency>> ConstraintDependencies(
-    const StringMap& configuration) {
-  std::vector<ConstraintDependency> out;
-  for (const auto& [key, value] : configuration) {
-    if (key.size() <= kConstraintPropertyPrefix.size() ||
-        !EqualsIgnoreCase(
-            std::string_view(key).substr(0, kConstraintPropertyPrefix.size()),
-            kConstraintPropertyPrefix)) {
-      continue;
-    }
-    ConstraintDependency dep;
-    dep.name = key.substr(kConstraintPropertyPrefix.size());
-    dep.expression = value;
-    auto parsed = ParseExpression(value);
-    if (!parsed) {
-      return WithContext(parsed.error(),
-                         fmt::format("CHECK constraint '{}' ({})", dep.name, value));
-    }
-    CollectColumns(**parsed, &dep.columns);
-    out.push_back(std::move(dep));
   }
   return out;
 }

@@ -77,7 +77,8 @@ struct ChangeColumnSpec {
   std::optional<ColumnPosition> position;
 };
 
-/// A CHECK constraint and the column paths its expression reads.
+/// A CHECK constraint (or legacy invariant) and the column paths its expression reads;
+/// table/alter.cc fills these from constraints/constraints.h BindAllConstraints.
 struct ConstraintDependency {
   std::string name;
   std::string expression;
@@ -115,12 +116,6 @@ struct SchemaAlteration {
 /// `path` as Spark prints a column path: parts joined by '.', a part containing '.' or
 /// '`' quoted with backticks.
 std::string FormatColumnPath(const std::vector<std::string>& path);
-
-/// The CHECK constraints stored in `configuration` (`delta.constraints.<name>`) with the
-/// columns their expressions read. An expression that does not parse is kParseError
-/// naming the constraint.
-Result<std::vector<ConstraintDependency>> ConstraintDependencies(
-    const StringMap& configuration);
 
 /// ADD COLUMNS: the specs are applied in order (a later one may say AFTER an earlier
 /// one). Also refuses void types (an untyped column), a parent that is not a struct

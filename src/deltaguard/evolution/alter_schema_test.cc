@@ -564,25 +564,6 @@ INSTANTIATE_TEST_SUITE_P(Matrix, AlterRefusalTest, ::testing::ValuesIn(RefusalCa
 
 // ---- helpers -------------------------------------------------------------------------
 
-TEST(ConstraintDependenciesTest, ReadsConstraintColumnsFromConfiguration) {
-  StringMap config = {
-      {"delta.appendOnly", "true"},
-      {"delta.constraints.valid_amount", "amount > 0 AND s.x IS NOT NULL"},
-      {"Delta.Constraints.Upper", "upper(name) <> '' OR amount > 1"}};
-  auto deps = ConstraintDependencies(config);
-  ASSERT_TRUE(deps) << deps.error().ToString();
-  ASSERT_EQ(deps->size(), 2u);
-  EXPECT_EQ((*deps)[0].name, "valid_amount");
-  EXPECT_EQ((*deps)[0].columns,
-            (std::vector<std::vector<std::string>>{{"amount"}, {"s", "x"}}));
-  EXPECT_EQ((*deps)[1].name, "Upper");
-  EXPECT_EQ((*deps)[1].columns,
-            (std::vector<std::vector<std::string>>{{"name"}, {"amount"}}));
-  auto bad = ConstraintDependencies({{"delta.constraints.broken", "a >"}});
-  ASSERT_FALSE(bad);
-  EXPECT_THAT(bad.error().message, HasSubstr("CHECK constraint 'broken'"));
-}
-
 TEST(FormatColumnPathTest, QuotesPartsWithDotsOrBackticks) {
   EXPECT_EQ(FormatColumnPath({"a", "b"}), "a.b");
   EXPECT_EQ(FormatColumnPath({"a.b", "c"}), "`a.b`.c");

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "deltaguard/exec/datetime_format_internal.h"
+#include "deltaguard/exec/spark_cast_internal.h"
 #include "deltaguard/expr/printer.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
@@ -136,6 +138,11 @@ class Evaluator {
   Result<Datum> Conform(const Datum& d, const BoundExpr& e) {
     DELTA_ASSIGN_OR_RETURN(auto want, ArrowTypeOf(*e.type));
     if (d.type()->Equals(*want)) return d;
+    if (e.type->kind() == TypeKind::kDecimal &&
+        internal::NeedsSparkCast(*d.type(), *e.type)) {
+      // Rounded HALF_UP to the result scale, as Spark's DecimalPrecision does.
+      return SparkCastDatum(d, *e.type, false);
+    }
     cp::CastOptions opts = cp::CastOptions::Safe(want);
     opts.allow_decimal_truncate = true;
     auto r = cp::Cast(d, opts);
@@ -190,9 +197,43 @@ class Evaluator {
     return std::move(r).ValueUnsafe();
   }
 
-  Result<Datum> Cast(const Datum& arg, const DataType& target, bool try_cast) {
+  // `d` as an array: scalars are repeated `length` times.
+  static Result<std::shared_ptr<arrow::Array>> AsArray(const Datum& d, int64_t length) {
+    if (d.is_array()) return d.make_array();
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto array,
+                                 arrow::MakeArrayFromScalar(*d.scalar(), length),
+                                 ErrorCode::kInternal, "expanding a constant");
+    return array;
+  }
+
+  // Back to a scalar when the inputs were all scalars (`length` 1 arrays).
+  static Result<Datum> Like(const std::shared_ptr<arrow::Array>& out, bool scalar) {
+    if (!scalar) return Datum(out);
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto value, out->GetScalar(0), ErrorCode::kInternal,
+                                 "reading a constant");
+    return Datum(value);
+  }
+
+  // Casts Arrow's kernels do not do as Spark does (spark_cast_internal.h).
+  Result<Datum> SparkCastDatum(const Datum& arg, const DataType& target, bool try_cast) {
+    DELTA_ASSIGN_OR_RETURN(auto array, AsArray(arg, 1));
+    DELTA_ASSIGN_OR_RETURN(auto out, internal::SparkCast(*array, target, try_cast));
+    return Like(out, arg.is_scalar());
+  }
+
+  Result<Datum> Cast(const Datum& arg_in, const DataType& target, bool try_cast) {
     DELTA_ASSIGN_OR_RETURN(auto to, ArrowTypeOf(target));
-    if (arg.type()->Equals(*to)) return arg;
+    if (arg_in.type()->Equals(*to)) return arg_in;
+    Datum arg = arg_in;
+    if (arg.type()->id() == arrow::Type::STRING && target.kind() != TypeKind::kBinary) {
+      // Spark trims whitespace before parsing a string as a number, boolean or date.
+      auto trimmed = cp::CallFunction("utf8_trim_whitespace", {arg});
+      if (!trimmed.ok()) return EvalError(trimmed.status(), "CAST", target);
+      arg = std::move(trimmed).ValueUnsafe();
+    }
+    if (internal::NeedsSparkCast(*arg.type(), target)) {
+      return SparkCastDatum(arg, target, try_cast);
+    }
     auto whole = CastOnce(arg, to, target);
     if (whole || !try_cast) return whole;
     // TRY_CAST: cast value by value, NULL where a value does not convert.
@@ -266,18 +307,16 @@ class Evaluator {
 
 Result<Datum> Evaluator::Divide(std::vector<Datum> a, const BoundExpr& e) {
   if (e.type->kind() != TypeKind::kDecimal) return Call("divide_checked", a, e);
-  // Arrow's decimal quotient has scale max(4, s1 + p2 - s2 + 1); widen the dividend's
-  // scale so that it is at least Spark's result scale, then truncate to it.
+  // Spark rounds the quotient HALF_UP to the result scale (Arrow would truncate).
   const auto& res = static_cast<const DecimalType&>(*e.type);
   const auto& l = static_cast<const DecimalType&>(*e.args[0]->type);
   const auto& r = static_cast<const DecimalType&>(*e.args[1]->type);
-  int s1 = std::max(l.scale(), res.scale() - r.precision() + r.scale() - 1);
-  int p1 = std::min(l.precision() + (s1 - l.scale()), DecimalType::kMaxPrecision);
-  s1 = std::min(s1, p1);
-  if (s1 != l.scale()) {
-    DELTA_ASSIGN_OR_RETURN(a[0], Cast(a[0], DecimalType(p1, s1), false));
-  }
-  return Call("divide", a, e);
+  const bool scalar = a[0].is_scalar() && a[1].is_scalar();
+  const int64_t n = a[0].is_array() ? a[0].length() : a[1].is_array() ? a[1].length() : 1;
+  DELTA_ASSIGN_OR_RETURN(auto x, AsArray(a[0], n));
+  DELTA_ASSIGN_OR_RETURN(auto y, AsArray(a[1], n));
+  DELTA_ASSIGN_OR_RETURN(auto q, internal::DecimalDivide(*x, l, *y, r, res));
+  return Like(q, scalar);
 }
 
 Result<Datum> Evaluator::Modulo(const std::vector<Datum>& a, const BoundExpr& e) {
@@ -458,7 +497,16 @@ Result<Datum> Evaluator::CallFn(const BoundExpr& e) {
                                             : "day",
                   a, e);
     case BoundFn::kToDate:
-      return Cast(a[0], *DataType::Date(), false);
+    case BoundFn::kToTimestamp: {
+      const bool to_date = e.fn == BoundFn::kToDate;
+      if (a.size() == 1) return Cast(a[0], *e.type, false);
+      DELTA_ASSIGN_OR_RETURN(auto strings, AsArray(a[0], 1));
+      DELTA_ASSIGN_OR_RETURN(
+          auto out, internal::ParseDatetimeArray(
+                        *strings, std::get<std::string>(e.args[1]->literal.value),
+                        to_date, e.try_cast));
+      return Like(out, a[0].is_scalar());
+    }
     default:
       break;
   }

@@ -9,8 +9,11 @@
 ///     (kInvalidArgument, naming the operator and type); TRY_CAST gives NULL instead.
 ///  3. CASE treats a NULL condition as false; IS TRUE/IS FALSE never return NULL.
 ///  4. Aggregate calls are kUnsupportedFeature here (evaluated by an aggregation layer).
-///  5. Decimal results are truncated, not rounded, to the result scale where Arrow
-///     computes more digits than Spark's type keeps (division).
+///  5. Decimal results and casts to DECIMAL are rounded HALF_UP to the result scale
+///     (Spark's Decimal.changePrecision); a value with too many digits is
+///     NUMERIC_VALUE_OUT_OF_RANGE (NULL under TRY_CAST).
+///  6. A STRING cast to a number, BOOLEAN, DATE or TIMESTAMP is trimmed of whitespace
+///     first; STRING -> BOOLEAN accepts t/true/y/yes/1 and f/false/n/no/0 in any case.
 #pragma once
 
 #include <arrow/array.h>

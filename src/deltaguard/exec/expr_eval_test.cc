@@ -113,7 +113,10 @@ TEST_F(ExprEvalTest, ArithmeticWithoutOverflow) {
   EXPECT_EQ(Show("x % 2"), "[1.5, -0.5, null, 0]");
   EXPECT_EQ(Show("p + 1"), "[13.34, 0.95, null, 2.00]");
   EXPECT_EQ(Show("p * p"), "[152.2756, 0.0025, null, 1.0000]");
-  EXPECT_EQ(Show("p / 3"), "[4.1133333333333, -0.0166666666666, null, 0.3333333333333]");
+  // DECIMAL(10,2) / DECIMAL(1,0) (the literal's digits) is DECIMAL(14,6), rounded
+  // HALF_UP.
+  EXPECT_EQ(Show("p / 3"), "[4.113333, -0.016667, null, 0.333333]");
+  EXPECT_EQ(Show("p / i"), "[12.3400000000000, 0.0071428571429, null, 4.657E-10]");
   EXPECT_EQ(Show("p % 1"), "[0.34, -0.05, null, 0.00]");
 }
 
@@ -213,5 +216,103 @@ TEST_F(ExprEvalTest, MissingBatchColumnIsNotFound) {
   EXPECT_NE(r.error().message.find("column 'i' is not in the batch"), std::string::npos);
 }
 
+TEST_F(ExprEvalTest, NullComparisons) {
+  EXPECT_EQ(Show("NULL = NULL"), "[null, null, null, null]");
+  EXPECT_EQ(Show("NULL <=> NULL"), "[true, true, true, true]");
+  EXPECT_EQ(Show("NULL < 1"), "[null, null, null, null]");
+  EXPECT_EQ(Show("1 = NULL"), "[null, null, null, null]");
+  EXPECT_EQ(Show("i <=> NULL"), "[false, false, true, false]");
+}
+
+TEST_F(ExprEvalTest, CastToDecimalRoundsHalfUpAndChecksRange) {
+  EXPECT_EQ(Show("CAST(7 AS DECIMAL(5,2))"), "[7.00, 7.00, 7.00, 7.00]");
+  EXPECT_EQ(Show("CAST(3.999 AS DECIMAL(4,2))"), "[4.00, 4.00, 4.00, 4.00]");
+  EXPECT_EQ(Show("CAST(-2.345 AS DECIMAL(4,2))"), "[-2.35, -2.35, -2.35, -2.35]");
+  EXPECT_EQ(Show("CAST(2.344 AS DECIMAL(4,2))"), "[2.34, 2.34, 2.34, 2.34]");
+  EXPECT_EQ(Show("CAST(x AS DECIMAL(4,0))"), "[2, -3, null, 0]");
+  // DOUBLE by its shortest digits (1.005, not 1.00499...); FLOAT widened to DOUBLE.
+  EXPECT_EQ(Show("CAST(CAST(1.005 AS DOUBLE) AS DECIMAL(4,2))"),
+            "[1.01, 1.01, 1.01, 1.01]");
+  EXPECT_EQ(Show("CAST(CAST(0.1 AS FLOAT) AS DECIMAL(10,9))"),
+            "[0.100000001, 0.100000001, 0.100000001, 0.100000001]");
+  EXPECT_EQ(Show("CAST(p AS DECIMAL(4,1))"), "[12.3, -0.1, null, 1.0]");
+  EXPECT_EQ(Show("CAST(i AS DECIMAL(12,1))"), "[1.0, -7.0, null, 2147483647.0]");
+  EXPECT_EQ(Show("CAST(' 1.25 ' AS DECIMAL(3,1))"), "[1.3, 1.3, 1.3, 1.3]");
+  Error e = EvalError("CAST(12345 AS DECIMAL(5,2))");
+  EXPECT_EQ(e.code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(e.message.find("NUMERIC_VALUE_OUT_OF_RANGE: 12345 cannot be represented as "
+                           "DECIMAL(5,2)"),
+            std::string::npos)
+      << e.message;
+  EXPECT_EQ(Show("TRY_CAST(12345 AS DECIMAL(5,2))"), "[null, null, null, null]");
+  EXPECT_EQ(Show("TRY_CAST(i AS DECIMAL(3,0))"), "[1, -7, null, null]");
+  EXPECT_NE(EvalError("CAST(i AS DECIMAL(3,0))").message.find("2147483647"),
+            std::string::npos);
+  EXPECT_NE(EvalError("CAST('x1' AS DECIMAL(3,0))").message.find("CAST_INVALID_INPUT"),
+            std::string::npos);
+}
+
+TEST_F(ExprEvalTest, DecimalDivisionRoundsHalfUp) {
+  EXPECT_EQ(Show("CAST(1 AS DECIMAL(10,0)) / CAST(3 AS DECIMAL(10,0))"),
+            "[0.33333333333, 0.33333333333, 0.33333333333, 0.33333333333]");
+  EXPECT_EQ(Show("CAST(2 AS DECIMAL(10,0)) / CAST(3 AS DECIMAL(10,0))"),
+            "[0.66666666667, 0.66666666667, 0.66666666667, 0.66666666667]");
+  EXPECT_EQ(Show("CAST(-2 AS DECIMAL(10,0)) / CAST(3 AS DECIMAL(10,0))"),
+            "[-0.66666666667, -0.66666666667, -0.66666666667, -0.66666666667]");
+  // Column / literal: DECIMAL(10,2) / DECIMAL(1,0) -> DECIMAL(14,4)... rounded.
+  EXPECT_EQ(Show("p / 3"), "[4.113333, -0.016667, null, 0.333333]");
+  Error e = EvalError("p / CAST(0 AS DECIMAL(3,0))");
+  EXPECT_NE(e.message.find("DIVIDE_BY_ZERO"), std::string::npos) << e.message;
+}
+
+TEST_F(ExprEvalTest, StringCastsTrimAndReadSparkBooleans) {
+  EXPECT_EQ(Show("CAST(' 42 ' AS INT)"), "[42, 42, 42, 42]");
+  EXPECT_EQ(Show("CAST('\t7\n' AS BIGINT)"), "[7, 7, 7, 7]");
+  EXPECT_EQ(Show("CAST(' 1.5 ' AS DOUBLE)"), "[1.5, 1.5, 1.5, 1.5]");
+  EXPECT_EQ(Show("CAST(' 2024-01-02 ' AS DATE)"),
+            "[2024-01-02, 2024-01-02, 2024-01-02, 2024-01-02]");
+  for (const char* yes : {"'t'", "' TRUE '", "'y'", "'Yes'", "'1'"}) {
+    EXPECT_EQ(Show(fmt::format("CAST({} AS BOOLEAN)", yes)), "[true, true, true, true]")
+        << yes;
+  }
+  for (const char* no : {"'F'", "'false'", "'n'", "' no'", "'0'"}) {
+    EXPECT_EQ(Show(fmt::format("CAST({} AS BOOLEAN)", no)),
+              "[false, false, false, false]")
+        << no;
+  }
+  Error e = EvalError("CAST('maybe' AS BOOLEAN)");
+  EXPECT_NE(e.message.find("CAST_INVALID_INPUT: The value 'maybe' of the type STRING "
+                           "cannot be cast to BOOLEAN"),
+            std::string::npos)
+      << e.message;
+  EXPECT_EQ(Show("TRY_CAST(s AS BOOLEAN)"), "[null, null, null, null]");
+  EXPECT_EQ(Show("TRY_CAST('2' AS BOOLEAN)"), "[null, null, null, null]");
+}
+
+TEST_F(ExprEvalTest, ToDateAndToTimestampWithPatterns) {
+  EXPECT_EQ(Show("to_date('05/02/2024', 'dd/MM/yyyy')"),
+            "[2024-02-05, 2024-02-05, 2024-02-05, 2024-02-05]");
+  EXPECT_EQ(Show("to_timestamp('2024-02-05T10:11:12.345', "
+                 "'yyyy-MM-dd\\'T\\'HH:mm:ss.SSS') = TIMESTAMP'2024-02-05 10:11:12.345'"),
+            "[true, true, true, true]");
+  EXPECT_EQ(
+      Show("to_timestamp('at 07:08 on 1-2-2024', '\\'at\\' HH:mm \\'on\\' d-M-yyyy') "
+           "= TIMESTAMP'2024-02-01 07:08:00'"),
+      "[true, true, true, true]");
+  EXPECT_EQ(Show("to_date(NULL, 'yyyy')"), "[null, null, null, null]");
+  EXPECT_EQ(Show("to_date('20240229', 'yyyyMMdd')"),
+            "[2024-02-29, 2024-02-29, 2024-02-29, 2024-02-29]");
+  Error e = EvalError("to_date('2024-13-01', 'yyyy-MM-dd')");
+  EXPECT_NE(e.message.find("CANNOT_PARSE_TIMESTAMP: Text '2024-13-01'"),
+            std::string::npos)
+      << e.message;
+  EXPECT_NE(EvalError("to_date('2023-02-29', 'yyyy-MM-dd')").message.find("2023-02-29"),
+            std::string::npos);
+  EXPECT_NE(EvalError("to_date('2024-01-01x', 'yyyy-MM-dd')").message.find("unparsed"),
+            std::string::npos);
+  EXPECT_EQ(Show("try_to_timestamp('nope', 'yyyy')"), "[null, null, null, null]");
+  EXPECT_NE(EvalError("to_date('2024', 'yyyy QQ')").message.find("'Q'"),
+            std::string::npos);
+}
 }  // namespace
 }  // namespace deltaguard

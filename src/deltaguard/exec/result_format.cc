@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "deltaguard/util/civil_date.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -41,25 +42,10 @@ void AppendBase64(std::string_view in, std::string* out) {
   }
 }
 
-// Days since 1970-01-01 to civil date (proleptic Gregorian), Howard Hinnant's algorithm.
-void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t yy = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  *d = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = yy + (*m <= 2);
-}
-
 void AppendDate(int64_t days, std::string* out) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  fmt::format_to(std::back_inserter(*out), "{:04d}-{:02d}-{:02d}", y, m, d);
+  const CivilDate c = CivilFromDays(days);
+  fmt::format_to(std::back_inserter(*out), "{:04d}-{:02d}-{:02d}", c.year, c.month,
+                 c.day);
 }
 
 void AppendTimestamp(int64_t value, arrow::TimeUnit::type unit, bool utc,

@@ -42,7 +42,8 @@ BoundFn ComparisonFn(ExprOp op) {
 
 class Binder {
  public:
-  explicit Binder(const StructType& schema) : schema_(schema) {}
+  Binder(const StructType& schema, const BindOptions& options)
+      : schema_(schema), options_(options) {}
 
   Result<BoundExprRef> Bind(const Expr& e) {
     switch (e.kind) {
@@ -152,10 +153,13 @@ class Binder {
         for (const auto& f : level->fields()) {
           names += (names.empty() ? "" : ", ") + QuoteIdentifier(f.name);
         }
-        return MakeError(
-            ErrorCode::kNotFound, "column '{}' does not exist{}; available: {}", ToSql(e),
-            resolved.empty() ? "" : " in struct " + ToSql(*Expr::Column(resolved)),
-            names.empty() ? "(none)" : names);
+        std::string where =
+            !resolved.empty()           ? " in struct " + ToSql(*Expr::Column(resolved))
+            : options_.relation.empty() ? std::string()
+                                        : fmt::format(" in {}", options_.relation);
+        return MakeError(ErrorCode::kNotFound,
+                         "UNRESOLVED_COLUMN: column '{}' does not exist{}; available: {}",
+                         ToSql(e), where, names.empty() ? "(none)" : names);
       }
       field = &level->field(static_cast<size_t>(idx));
       resolved.push_back(field->name);
@@ -189,6 +193,12 @@ class Binder {
     std::vector<BoundExprRef> args{std::move(l), std::move(r)};
     std::string context = fmt::format("comparison '{}'", what);
     DELTA_ASSIGN_OR_RETURN(DataTypeRef common, Unify(&args, context));
+    if (common->kind() == TypeKind::kVoid) {
+      // NULL = NULL: Spark's untyped NULL takes the other side's type; with NULL on both
+      // sides any type works, and BOOLEAN has every comparison kernel.
+      common = DataType::Boolean();
+      for (auto& a : args) a = internal::NullOf(common);
+    }
     if (common->is_nested() || common->kind() == TypeKind::kVariant) {
       return MakeError(ErrorCode::kSchemaMismatch, "{}: cannot compare values of type {}",
                        context, TypeToSql(*common));
@@ -263,11 +273,13 @@ class Binder {
       return MakeCall(fn, result, {l, r}, sym);
     }
     // Decimal arithmetic: operands become decimals, result per Spark DecimalPrecision.
+    // An integer literal becomes DECIMAL(its digits, 0) (Spark's
+    // DecimalType.fromLiteral), an integer column the decimal holding its whole type.
     if (l->type->is_integral()) {
-      DELTA_ASSIGN_OR_RETURN(l, CastTo(l, internal::IntegralAsDecimal(*l->type)));
+      DELTA_ASSIGN_OR_RETURN(l, CastTo(l, internal::IntegralOperandAsDecimal(*l)));
     }
     if (r->type->is_integral()) {
-      DELTA_ASSIGN_OR_RETURN(r, CastTo(r, internal::IntegralAsDecimal(*r->type)));
+      DELTA_ASSIGN_OR_RETURN(r, CastTo(r, internal::IntegralOperandAsDecimal(*r)));
     }
     const auto& a = static_cast<const DecimalType&>(*l->type);
     const auto& b = static_cast<const DecimalType&>(*r->type);
@@ -363,6 +375,7 @@ class Binder {
   }
 
   const StructType& schema_;
+  const BindOptions& options_;
 };
 
 void Walk(const BoundExpr& e, const std::function<void(const BoundExpr&)>& f) {
@@ -372,13 +385,15 @@ void Walk(const BoundExpr& e, const std::function<void(const BoundExpr&)>& f) {
 
 }  // namespace
 
-Result<BoundExprRef> Bind(const Expr& expr, const StructType& schema) {
-  Binder binder(schema);
+Result<BoundExprRef> Bind(const Expr& expr, const StructType& schema,
+                          const BindOptions& options) {
+  Binder binder(schema, options);
   return binder.Bind(expr);
 }
 
-Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema) {
-  DELTA_ASSIGN_OR_RETURN(BoundExprRef bound, Bind(expr, schema));
+Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema,
+                                   const BindOptions& options) {
+  DELTA_ASSIGN_OR_RETURN(BoundExprRef bound, Bind(expr, schema, options));
   if (bound->type->kind() == TypeKind::kVoid)
     return internal::NullOf(DataType::Boolean());
   if (bound->type->kind() != TypeKind::kBoolean) {

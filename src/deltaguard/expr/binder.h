@@ -13,7 +13,10 @@
 ///     FROM becomes `<=>`.
 ///  4. Arithmetic on integers keeps the wider operand type (overflow is an error at
 ///     evaluation, ANSI mode); `/` on non-decimals is DOUBLE; decimal results follow
-///     Spark's DecimalPrecision rules, bounded to 38 digits.
+///     Spark's DecimalPrecision rules, bounded to 38 digits; an integer literal next to
+///     a decimal is DECIMAL(its digits, 0), an integer column DECIMAL(10,0) for INT.
+///  5. A comparison of two untyped NULLs compares BOOLEAN NULLs (NULL = NULL is NULL,
+///     NULL <=> NULL is true).
 #pragma once
 
 #include <memory>
@@ -80,7 +83,8 @@ enum class BoundFn : uint8_t {
   kYear,
   kMonth,
   kDay,
-  kToDate,
+  kToDate,       ///< to_date(x) or to_date(string, pattern literal)
+  kToTimestamp,  ///< to_timestamp(x [, pattern]); `try_cast` for try_to_timestamp
   /// count/sum/min/max/avg: recognised and typed, evaluated by an aggregation layer.
   kAggregate,
 };
@@ -94,23 +98,32 @@ struct BoundExpr {
   std::vector<std::string> path;  ///< kColumn: names as spelled in the schema
   std::vector<BoundExprRef>
       args;               ///< kCall/kCast operands; kCase: cond, value, ..., [else]
-  bool try_cast = false;  ///< kCast: NULL instead of an error on failure
+  bool try_cast = false;  ///< kCast, try_to_timestamp: NULL instead of an error
   bool has_else = false;  ///< kCase
   bool star = false;      ///< count(*)
   bool distinct = false;  ///< aggregate over DISTINCT values
   std::string name;       ///< kCall: the SQL function name, for messages
 };
 
+/// How the bound schema is named in messages.
+struct BindOptions {
+  /// "table `orders`": unknown-column errors say "... does not exist in <relation>".
+  std::string relation;
+};
+
 /// Bind `expr` against `schema` (top-level columns and nested struct fields, resolved
 /// case-insensitively as Delta does). Errors:
-///  - kNotFound: unknown column (names the column and the available ones);
+///  - kNotFound: unknown column, "UNRESOLVED_COLUMN: column 'x' does not exist [in
+///    <relation>]; available: ..." (names the column and the available ones);
 ///  - kSchemaMismatch: operand types that do not fit ("cannot compare string column
 ///    'name' with INT"), non-castable CAST;
 ///  - kInvalidArgument: unknown function, wrong argument count, non-literal LIKE pattern.
-Result<BoundExprRef> Bind(const Expr& expr, const StructType& schema);
+Result<BoundExprRef> Bind(const Expr& expr, const StructType& schema,
+                          const BindOptions& options = {});
 
 /// Bind and also require a BOOLEAN result (CHECK constraints, replaceWhere, WHERE).
-Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema);
+Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema,
+                                   const BindOptions& options = {});
 
 /// False when the expression calls current_date/current_timestamp (Delta refuses
 /// non-deterministic CHECK constraints).

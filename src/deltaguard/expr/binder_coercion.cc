@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "deltaguard/expr/binder_internal.h"
@@ -92,6 +93,25 @@ DataTypeRef IntegralAsDecimal(const DataType& t) {
     default:
       return std::make_shared<DecimalType>(20, 0);
   }
+}
+
+DataTypeRef IntegralOperandAsDecimal(const BoundExpr& e) {
+  const BoundExpr* lit = &e;
+  if (e.kind == BoundKind::kCall && e.fn == BoundFn::kNegate && e.args.size() == 1) {
+    lit = e.args[0].get();
+  }
+  if (lit->kind != BoundKind::kLiteral || lit->literal.is_null() ||
+      !std::holds_alternative<int64_t>(lit->literal.value)) {
+    return IntegralAsDecimal(*e.type);
+  }
+  int64_t v = std::get<int64_t>(lit->literal.value);
+  uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  int digits = 1;
+  while (magnitude >= 10) {
+    magnitude /= 10;
+    ++digits;
+  }
+  return std::make_shared<DecimalType>(digits, 0);
 }
 
 DataTypeRef BoundedDecimal(int precision, int scale) {

@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kSupported =
     "coalesce, length, lower, upper, trim, ltrim, rtrim, substring, substr, concat, abs, "
     "round, current_date, current_timestamp, date_add, date_sub, year, month, day, "
-    "dayofmonth, to_date, count, sum, min, max, avg";
+    "dayofmonth, to_date, to_timestamp, try_to_timestamp, count, sum, min, max, avg";
 
 struct Fn {
   std::string_view name;
@@ -48,6 +48,8 @@ constexpr Fn kFunctions[] = {
     {"day", BoundFn::kDay},
     {"dayofmonth", BoundFn::kDay},
     {"to_date", BoundFn::kToDate},
+    {"to_timestamp", BoundFn::kToTimestamp},
+    {"try_to_timestamp", BoundFn::kToTimestamp},
     {"count", BoundFn::kAggregate},
     {"sum", BoundFn::kAggregate},
     {"min", BoundFn::kAggregate},
@@ -211,16 +213,43 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
       }
       return call(found->fn, DataType::Integer());
     }
-    case BoundFn::kToDate: {
-      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
+    case BoundFn::kToDate:
+    case BoundFn::kToTimestamp: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 2));
+      const bool to_date = found->fn == BoundFn::kToDate;
+      const bool lenient = name == "try_to_timestamp";
+      DataTypeRef result = to_date ? DataType::Date() : DataType::Timestamp();
       TypeKind k = args[0]->type->kind();
+      if (n == 2) {
+        // A Spark datetime pattern (exec/datetime_format_internal.h) read from a string.
+        if (k == TypeKind::kVoid) args[0] = NullOf(DataType::String());
+        if (args[0]->type->kind() != TypeKind::kString) {
+          return ArgTypeError(node, 0, *args[0], "STRING when a format is given");
+        }
+        if (args[1]->kind != BoundKind::kLiteral ||
+            args[1]->type->kind() != TypeKind::kString || args[1]->literal.is_null()) {
+          return ArgTypeError(node, 1, *args[1], "a string literal (the format)");
+        }
+        auto c = std::make_shared<BoundExpr>(*call(found->fn, result));
+        c->try_cast = lenient;
+        return BoundExprRef(c);
+      }
       if (k != TypeKind::kString && k != TypeKind::kDate && k != TypeKind::kTimestamp &&
           k != TypeKind::kTimestampNtz && k != TypeKind::kVoid) {
         return ArgTypeError(node, 0, *args[0], "STRING, DATE or TIMESTAMP");
       }
-      if (k == TypeKind::kDate) return args[0];
-      DELTA_ASSIGN_OR_RETURN(BoundExprRef cast, CastTo(args[0], DataType::Date()));
+      if (args[0]->type->Equals(*result)) return args[0];
+      if (lenient) {
+        auto c = std::make_shared<BoundExpr>();
+        c->kind = BoundKind::kCast;
+        c->type = result;
+        c->try_cast = true;
+        c->args.push_back(args[0]);
+        return BoundExprRef(c);
+      }
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef cast, CastTo(args[0], result));
       if (cast->kind == BoundKind::kLiteral) return cast;
+      if (!to_date) return cast;
       return call(BoundFn::kToDate, DataType::Date());
     }
     case BoundFn::kAggregate: {

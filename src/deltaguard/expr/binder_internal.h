@@ -30,6 +30,10 @@ DataTypeRef WiderNumeric(const DataType& a, const DataType& b);
 DataTypeRef BoundedDecimal(int precision, int scale);
 /// The decimal type that holds every value of an integral type (INT -> DECIMAL(10,0)).
 DataTypeRef IntegralAsDecimal(const DataType& t);
+/// The decimal an integral operand of decimal arithmetic becomes: for a non-NULL
+/// literal (or a negated one) DECIMAL(number of digits, 0) as Spark's
+/// DecimalType.fromLiteral, else IntegralAsDecimal of its type.
+DataTypeRef IntegralOperandAsDecimal(const BoundExpr& e);
 
 /// Find the common type of `args` and cast them all to it. String literals take the type
 /// of the other operands (DATE, numbers, ...). `what` names the construct in errors

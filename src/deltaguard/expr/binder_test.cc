@@ -85,7 +85,9 @@ TEST_F(BinderTest, DecimalArithmeticFollowsSpark) {
   EXPECT_EQ(TypeOf("price * price"), "DECIMAL(21,4)");
   EXPECT_EQ(TypeOf("price / price"), "DECIMAL(23,13)");
   EXPECT_EQ(TypeOf("price + id"), "DECIMAL(13,2)");  // INT as DECIMAL(10,0)
-  EXPECT_EQ(TypeOf("price % 7"), "DECIMAL(10,2)");
+  // min(p1 - s1, p2 - s2) + max(s1, s2): the literal 7 is DECIMAL(1,0) as in Spark.
+  EXPECT_EQ(TypeOf("price % 7"), "DECIMAL(3,2)");
+  EXPECT_EQ(TypeOf("price % id"), "DECIMAL(10,2)");
   EXPECT_EQ(TypeOf("price + 1.5"), "DECIMAL(11,2)");
   EXPECT_EQ(TypeOf("CAST(price AS DECIMAL(38,10)) * CAST(price AS DECIMAL(38,10))"),
             "DECIMAL(38,6)");
@@ -216,6 +218,65 @@ TEST_F(BinderTest, PredicateAndProperties) {
   ASSERT_TRUE(b);
   EXPECT_TRUE(ContainsAggregate(**b));
   EXPECT_TRUE(IsDeterministic(**b));
+}
+
+TEST_F(BinderTest, NullComparedWithNullIsABooleanNull) {
+  // Spark: the untyped NULL takes the other side's type; NULL vs NULL compares BOOLEANs.
+  for (const char* sql : {"NULL = NULL", "NULL <=> NULL", "NULL < 1", "1 = NULL"}) {
+    auto b = BindSql(sql);
+    ASSERT_TRUE(b) << sql << ": " << b.error().ToString();
+    EXPECT_EQ(TypeToSql(*(*b)->type), "BOOLEAN") << sql;
+    ASSERT_EQ((*b)->args.size(), 2u) << sql;
+    EXPECT_NE((*b)->args[0]->type->kind(), TypeKind::kVoid) << sql;
+    EXPECT_TRUE((*b)->args[0]->type->Equals(*(*b)->args[1]->type)) << sql;
+  }
+  auto lt = BindSql("NULL < 1");
+  ASSERT_TRUE(lt);
+  EXPECT_EQ(TypeToSql(*(*lt)->args[0]->type), "INT");
+}
+
+TEST_F(BinderTest, IntegerLiteralWithDecimalHasItsOwnDigits) {
+  // Spark's DecimalType.fromLiteral: 1 -> DECIMAL(1,0), 10 -> DECIMAL(2,0).
+  EXPECT_EQ(TypeOf("1.50 + 1"), "DECIMAL(4,2)");
+  EXPECT_EQ(TypeOf("price * 2"), "DECIMAL(12,2)");
+  EXPECT_EQ(TypeOf("price * 10"), "DECIMAL(13,2)");
+  EXPECT_EQ(TypeOf("price + -100"), "DECIMAL(11,2)");
+  // Columns keep the decimal of their whole type: INT is DECIMAL(10,0).
+  EXPECT_EQ(TypeOf("price * id"), "DECIMAL(21,2)");
+  EXPECT_EQ(TypeOf("price + big"), "DECIMAL(23,2)");
+}
+
+TEST_F(BinderTest, DecimalDivisionTypeFollowsSpark) {
+  // p1 - s1 + s2 + max(6, s1 + p2 + 1), scale max(6, s1 + p2 + 1), bounded to 38.
+  EXPECT_EQ(TypeOf("CAST(1 AS DECIMAL(10,0)) / CAST(3 AS DECIMAL(10,0))"),
+            "DECIMAL(21,11)");
+  EXPECT_EQ(TypeOf("price / CAST(3 AS DECIMAL(5,1))"), "DECIMAL(17,8)");
+  EXPECT_EQ(TypeOf("CAST(1 AS DECIMAL(38,10)) / CAST(3 AS DECIMAL(38,10))"),
+            "DECIMAL(38,6)");
+}
+
+TEST_F(BinderTest, UnknownColumnNamesTheRelation) {
+  auto e = ParseExpression("nope + 1");
+  ASSERT_TRUE(e);
+  BindOptions options;
+  options.relation = "table `orders`";
+  auto b = Bind(**e, *schema_, options);
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().code, ErrorCode::kNotFound);
+  EXPECT_NE(b.error().message.find("UNRESOLVED_COLUMN: column 'nope' does not exist in "
+                                   "table `orders`; available: "),
+            std::string::npos)
+      << b.error().message;
+  EXPECT_NE(b.error().message.find("`Weird Col`"), std::string::npos);
+}
+
+TEST_F(BinderTest, ToDateAndToTimestampWithFormat) {
+  EXPECT_EQ(TypeOf("to_date(name, 'dd/MM/yyyy')"), "DATE");
+  EXPECT_EQ(TypeOf("to_timestamp(name, 'yyyy-MM-dd HH:mm')"), "TIMESTAMP");
+  EXPECT_EQ(TypeOf("try_to_timestamp(name, 'yyyy')"), "TIMESTAMP");
+  EXPECT_EQ(TypeOf("to_timestamp(d)"), "TIMESTAMP");
+  EXPECT_EQ(BindError("to_date(name, name)").code, ErrorCode::kSchemaMismatch);
+  EXPECT_EQ(BindError("to_date(id, 'yyyy')").code, ErrorCode::kSchemaMismatch);
 }
 
 }  // namespace

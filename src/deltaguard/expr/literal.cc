@@ -7,40 +7,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "deltaguard/util/civil_date.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// Days from 1970-01-01 to the proleptic Gregorian date y-m-d (era-based arithmetic).
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-void CivilFromDays(int64_t z, int64_t* y, int64_t* m, int64_t* d) {
-  z += 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *d = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = yoe + era * 400 + (*m <= 2);
-}
-
-int DaysInMonth(int64_t y, int64_t m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[m - 1];
-}
 
 // Read 1..max_digits digits at *i.
 bool ReadInt(std::string_view s, size_t* i, int min_digits, int max_digits,
@@ -143,9 +116,8 @@ Result<int64_t> ParseTimestampText(std::string_view text, bool allow_zone) {
 }
 
 std::string FormatDate(int64_t days) {
-  int64_t y, m, d;
-  CivilFromDays(days, &y, &m, &d);
-  return fmt::format("{:04d}-{:02d}-{:02d}", y, m, d);
+  const CivilDate c = CivilFromDays(days);
+  return fmt::format("{:04d}-{:02d}-{:02d}", c.year, c.month, c.day);
 }
 
 std::string FormatTimestamp(int64_t micros) {

@@ -131,6 +131,31 @@ Result<std::vector<CommitSummary>> ReadHistory(const FileSystem& fs,
   return out;
 }
 
+namespace {
+
+// Spark's DeltaHistoryManager errors for a time-travel instant outside the table's
+// commits (time travel never returns the last commit for a later instant).
+Error BeforeEarliest(const std::string& root, int64_t timestamp_ms, int64_t version,
+                     int64_t earliest_ms) {
+  return MakeError(
+      ErrorCode::kNotFound,
+      "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION: The provided timestamp "
+      "({}) is before the earliest version available to this table ('{}'): "
+      "version {} at {}. Please use a timestamp after {}.",
+      FormatTimestampMs(timestamp_ms), root, version, FormatTimestampMs(earliest_ms),
+      FormatTimestampMs(earliest_ms));
+}
+
+Error AfterLatest(const std::string& root, int64_t timestamp_ms, int64_t latest_ms) {
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "DELTA_TIMESTAMP_GREATER_THAN_COMMIT: The provided timestamp ({}) is "
+                   "after the latest version available to this table ('{}'). Please use "
+                   "a timestamp before or at {}.",
+                   FormatTimestampMs(timestamp_ms), root, FormatTimestampMs(latest_ms));
+}
+
+}  // namespace
+
 Result<int64_t> VersionAtTimestamp(const FileSystemRef& fs, const std::string& table_root,
                                    const CheckpointReader& checkpoint_reader,
                                    int64_t timestamp_ms) {
@@ -169,14 +194,15 @@ Result<int64_t> VersionAtTimestamp(const FileSystemRef& fs, const std::string& t
           hi = mid;
         }
       }
+      if (hi == commits.end() && lo->version == latest->version()) {
+        DELTA_ASSIGN_OR_RETURN(int64_t last,
+                               ReadInCommitTimestamp(*fs, root, lo->version));
+        if (last < timestamp_ms) return AfterLatest(root, timestamp_ms, last);
+      }
       return lo->version;
     }
     if (split == commits.begin()) {
-      return MakeError(ErrorCode::kNotFound,
-                       "table '{}': timestamp {} ({}) is before the earliest available "
-                       "commit, version {} at {}",
-                       root, timestamp_ms, FormatTimestampMs(timestamp_ms),
-                       split->version, FormatTimestampMs(first_ict));
+      return BeforeEarliest(root, timestamp_ms, split->version, first_ict);
     }
   }
   // Versions before in-commit timestamps: file modification times, made increasing.
@@ -188,15 +214,14 @@ Result<int64_t> VersionAtTimestamp(const FileSystemRef& fs, const std::string& t
     ts.push_back(t);
   }
   if (timestamp_ms < ts.front()) {
-    return MakeError(ErrorCode::kNotFound,
-                     "table '{}': timestamp {} ({}) is before the earliest available "
-                     "commit, version {} at {}",
-                     root, timestamp_ms, FormatTimestampMs(timestamp_ms),
-                     commits.front().version, FormatTimestampMs(ts.front()));
+    return BeforeEarliest(root, timestamp_ms, commits.front().version, ts.front());
   }
   size_t idx = static_cast<size_t>(std::upper_bound(ts.begin(), ts.end(), timestamp_ms) -
                                    ts.begin()) -
                1;
+  if (split == commits.end() && idx + 1 == ts.size() && ts.back() < timestamp_ms) {
+    return AfterLatest(root, timestamp_ms, ts.back());
+  }
   return commits[idx].version;
 }
 

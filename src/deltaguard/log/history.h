@@ -18,8 +18,10 @@ namespace deltaguard {
 /// snapshot's in-commit-timestamp settings: versions from the enablement version on are
 /// searched by in-commit timestamp, earlier ones by file modification time made strictly
 /// increasing (a commit never appears older than its predecessor). A timestamp before
-/// the earliest available commit is kNotFound naming that commit's time; one after the
-/// latest commit yields the latest version.
+/// the earliest available commit is kNotFound
+/// (DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION, naming that commit's time); one after
+/// the latest commit's time is kInvalidArgument (DELTA_TIMESTAMP_GREATER_THAN_COMMIT),
+/// as Spark's time travel refuses it.
 Result<int64_t> VersionAtTimestamp(const FileSystemRef& fs, const std::string& table_root,
                                    const CheckpointReader& checkpoint_reader,
                                    int64_t timestamp_ms);

@@ -31,11 +31,21 @@ TEST(TimeTravelTest, ByModificationTime) {
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kT0), 0);
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kT0 + 1999), 1);
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kT0 + 2000), 2);
-  EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kT0 + 99999), 3);  // after latest
+  EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kT0 + 3000), 3);  // latest, exact
+  // Spark refuses an instant after the latest commit instead of returning it.
+  auto after = VersionAtTimestamp(fs, t.root(), reader, kT0 + 3001);
+  ASSERT_FALSE(after.has_value());
+  EXPECT_EQ(after.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_THAT(after.error().message,
+              HasSubstr("DELTA_TIMESTAMP_GREATER_THAN_COMMIT: The provided timestamp "
+                        "(2020-09-13T12:26:43.001Z) is after the latest version"));
+  EXPECT_THAT(after.error().message, HasSubstr("before or at 2020-09-13T12:26:43.000Z"));
   auto before = VersionAtTimestamp(fs, t.root(), reader, kT0 - 1);
   ASSERT_FALSE(before.has_value());
   EXPECT_EQ(before.error().code, ErrorCode::kNotFound);
-  EXPECT_THAT(before.error().message, HasSubstr("before the earliest available commit"));
+  EXPECT_THAT(before.error().message,
+              HasSubstr("DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION: The provided "
+                        "timestamp (2020-09-13T12:26:39.999Z) is before the earliest"));
   EXPECT_THAT(before.error().message, HasSubstr("version 0 at 2020-09-13T12:26:40.000Z"));
 
   auto snap =
@@ -74,6 +84,9 @@ TEST(TimeTravelTest, InCommitTimestampsAfterEnablement) {
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kIct), 4);
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kIct + 150), 5);
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kIct + 200), 6);
+  auto after = VersionAtTimestamp(fs, t.root(), reader, kIct + 201);
+  ASSERT_FALSE(after.has_value());
+  EXPECT_THAT(after.error().message, HasSubstr("DELTA_TIMESTAMP_GREATER_THAN_COMMIT"));
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kIct - 1), 3);  // pre-ICT by mtime
   EXPECT_EQ(*VersionAtTimestamp(fs, t.root(), reader, kT0 + 1500), 1);
   auto snap =

@@ -178,6 +178,8 @@ struct SelectPlanner {
 
 Result<QueryPlan> SelectPlanner::Plan() {
   const StructType& input = *src.schema;
+  BindOptions bind;
+  bind.relation = src.relation;
   auto strip = [&](const ExprRef& e) { return StripQualifiers(e, src); };
 
   // The select list, `*` expanded.
@@ -213,7 +215,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
 
   BoundExprRef where;
   if (query.where != nullptr) {
-    DELTA_ASSIGN_OR_RETURN(where, BindPredicate(*strip(query.where), input));
+    DELTA_ASSIGN_OR_RETURN(where, BindPredicate(*strip(query.where), input, bind));
     if (ContainsAggregate(*where)) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "aggregate functions are not allowed in WHERE ({}); use HAVING",
@@ -224,7 +226,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
   std::vector<OutputColumn> outputs;
   bool aggregate = !query.group_by.empty() || query.having != nullptr;
   for (const auto& [alias, e] : items) {
-    DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, input));
+    DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, input, bind));
     std::string name = alias;
     if (name.empty()) {
       name = e->kind == ExprKind::kColumn ? b->path.back() : SparkColumnName(*e);
@@ -250,7 +252,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
       }
       key = outputs[static_cast<size_t>(*ordinal - 1)].expr;
     } else {
-      DELTA_ASSIGN_OR_RETURN(key, Bind(*ExpandAliases(e, input, aliases), input));
+      DELTA_ASSIGN_OR_RETURN(key, Bind(*ExpandAliases(e, input, aliases), input, bind));
     }
     if (ContainsAggregate(*key)) {
       return MakeError(ErrorCode::kInvalidArgument,
@@ -268,7 +270,8 @@ Result<QueryPlan> SelectPlanner::Plan() {
     if (query.having != nullptr) {
       DELTA_ASSIGN_OR_RETURN(
           BoundExprRef h,
-          BindPredicate(*ExpandAliases(strip(query.having), input, aliases), input));
+          BindPredicate(*ExpandAliases(strip(query.having), input, aliases), input,
+                        bind));
       DELTA_ASSIGN_OR_RETURN(having, OverGroups(h, spec.keys, &spec.aggregates));
     }
   }
@@ -296,7 +299,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
       }
     }
     if (column < 0) {
-      DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, input));
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, input, bind));
       if (aggregate) {
         DELTA_ASSIGN_OR_RETURN(b, OverGroups(b, spec.keys, &spec.aggregates));
       } else if (ContainsAggregate(*b)) {

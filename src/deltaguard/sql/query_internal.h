@@ -29,6 +29,9 @@ using BatchRef = std::shared_ptr<arrow::RecordBatch>;
 struct SourcePlan {
   SchemaRef schema;
   std::string name;
+  /// How unknown-column errors name the source ("table `orders`"); empty when the
+  /// source has no name of its own.
+  std::string relation;
   /// Lower-case names a column reference may be qualified with (`t.a`).
   std::vector<std::string> qualifiers;
   std::function<Result<ReaderRef>(const std::vector<std::string>& columns)> open;

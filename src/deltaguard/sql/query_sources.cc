@@ -102,7 +102,9 @@ Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context
       DELTA_ASSIGN_OR_RETURN(QueryPlan plan,
                              PlanQueryAt(*view->second, context, {}, depth + 1));
       plan.source_name = "view " + view->first;
-      return FromPlan(plan, {alias.empty() ? view->first : alias});
+      SourcePlan src = FromPlan(plan, {alias.empty() ? view->first : alias});
+      src.relation = fmt::format("view `{}`", ref.parts[0]);
+      return src;
     }
   }
   ResolvedTable table;
@@ -120,8 +122,10 @@ Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context
   std::string display =
       ref.kind == TableRef::Kind::kPath ? "delta.`" + table.path + "`" : table.display;
   if (!table.exists && ref.kind == TableRef::Kind::kName) {
-    return MakeError(ErrorCode::kNotFound, "table or view '{}' cannot be found (at '{}')",
-                     display, table.path);
+    return MakeError(ErrorCode::kNotFound,
+                     "TABLE_OR_VIEW_NOT_FOUND: table or view '{}' cannot be found in "
+                     "database '{}' (at '{}')",
+                     ref.ToString(), table.database, table.path);
   }
   SnapshotSpec spec;
   if (from.time_travel) {
@@ -138,6 +142,8 @@ Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context
   SourcePlan src;
   src.schema = snap->schema();
   src.name = fmt::format("{} version {}", display, snap->version());
+  src.relation = ref.kind == TableRef::Kind::kPath ? "table " + display
+                                                   : fmt::format("table `{}`", display);
   if (!alias.empty()) {
     src.qualifiers = {alias};
   } else if (ref.kind == TableRef::Kind::kName) {

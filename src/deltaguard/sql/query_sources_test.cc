@@ -53,6 +53,19 @@ TEST_F(QuerySourcesTest, TimeTravelByVersionAndTimestamp) {
   EXPECT_THAT(missing.message, HasSubstr("orders"));
   Error early = QueryError("SELECT * FROM orders TIMESTAMP AS OF '2001-01-01'");
   EXPECT_EQ(early.code, ErrorCode::kNotFound) << early.ToString();
+  EXPECT_THAT(early.message, HasSubstr("DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION"));
+  // The latest commit's own instant reads it; a later instant is an error, as in Spark.
+  auto v2 = OpenSnapshot(fs_, path);
+  ASSERT_TRUE(v2);
+  EXPECT_THAT(Query("SELECT count(*) FROM orders TIMESTAMP AS OF '" +
+                    FormatTimestampMs((*v2)->timestamp_ms()) + "'"),
+              ElementsAre("6"));
+  Error late = QueryError("SELECT * FROM orders TIMESTAMP AS OF '" +
+                          FormatTimestampMs((*v2)->timestamp_ms() + 1) + "'");
+  EXPECT_EQ(late.code, ErrorCode::kInvalidArgument) << late.ToString();
+  EXPECT_THAT(late.ToString(), HasSubstr("orders"));
+  EXPECT_THAT(late.message, HasSubstr("DELTA_TIMESTAMP_GREATER_THAN_COMMIT: The provided "
+                                      "timestamp ("));
   Error bad = QueryError("SELECT * FROM orders TIMESTAMP AS OF 'yesterday'");
   EXPECT_EQ(bad.code, ErrorCode::kInvalidArgument) << bad.ToString();
   EXPECT_THAT(bad.message, HasSubstr("yesterday"));

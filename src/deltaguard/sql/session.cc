@@ -35,6 +35,10 @@ constexpr KnownSetting kKnownSettings[] = {
      [](const SessionSettings& s) -> std::string {
        return s.auto_merge ? "true" : "false";
      }},
+    {"deltaguard.merge.ignoreUnmatchedSourceColumns",
+     [](const SessionSettings& s) -> std::string {
+       return s.merge_ignore_unmatched_source_columns ? "true" : "false";
+     }},
 };
 
 const KnownSetting* FindKnownSetting(std::string_view key) {

@@ -49,6 +49,9 @@ struct StatementResult {
   /// The rows (streamed; read once). Null when schema is null.
   std::shared_ptr<arrow::RecordBatchReader> rows;
   std::string message;
+  /// Things the user must see even when the statement has rows (MERGE's dropped source
+  /// columns); also in `message`. The CLI prints each to stderr as "WARNING: ...".
+  std::vector<std::string> warnings;
   std::optional<WriteResult> write;
 };
 

@@ -115,12 +115,14 @@ struct ActionRunner {
 
   Out operator()(const AlterChangeColumn& a) const {
     const std::string column = DottedName(a.column);
-    if (a.new_name && !a.column.empty() && !EqualsIgnoreCase(*a.new_name, a.column.back())) {
-      return MakeError(ErrorCode::kUnsupportedFeature,
-                       "DELTA_ALTER_TABLE_CHANGE_COL_NOT_SUPPORTED: CHANGE COLUMN on table "
-                       "{} cannot rename column '{}' to '{}'; please run ALTER TABLE {} "
-                       "RENAME COLUMN {} TO {}",
-                       shown, column, *a.new_name, shown, column, *a.new_name);
+    if (a.new_name && !a.column.empty() &&
+        !EqualsIgnoreCase(*a.new_name, a.column.back())) {
+      return MakeError(
+          ErrorCode::kUnsupportedFeature,
+          "DELTA_ALTER_TABLE_CHANGE_COL_NOT_SUPPORTED: CHANGE COLUMN on table "
+          "{} cannot rename column '{}' to '{}'; please run ALTER TABLE {} "
+          "RENAME COLUMN {} TO {}",
+          shown, column, *a.new_name, shown, column, *a.new_name);
     }
     ChangeColumnSpec spec;
     std::vector<std::string> what;
@@ -162,8 +164,8 @@ struct ActionRunner {
   }
 
   Out operator()(const AlterUnsetProperties& a) const {
-    DELTA_ASSIGN_OR_RETURN(AlterResult r, UnsetTableProperties(fs(), path, a.keys,
-                                                               a.if_exists, settings()));
+    DELTA_ASSIGN_OR_RETURN(
+        AlterResult r, UnsetTableProperties(fs(), path, a.keys, a.if_exists, settings()));
     return std::pair{std::move(r),
                      fmt::format("Unset table propert{} {} on {}",
                                  a.keys.size() == 1 ? "y" : "ies", Names(a.keys), shown)};
@@ -174,9 +176,8 @@ struct ActionRunner {
     const std::string& text = a.token_text.empty() ? a.expr_text : a.token_text;
     DELTA_ASSIGN_OR_RETURN(AlterResult r,
                            AddConstraint(fs(), path, a.name, text, settings()));
-    return std::pair{std::move(r),
-                     fmt::format("Added constraint {} CHECK ({}) to {}", a.name, text,
-                                 shown)};
+    return std::pair{std::move(r), fmt::format("Added constraint {} CHECK ({}) to {}",
+                                               a.name, text, shown)};
   }
 
   Out operator()(const AlterDropConstraint& a) const {
@@ -197,7 +198,8 @@ struct ActionRunner {
 
 }  // namespace
 
-Result<StatementResult> ExecuteAlterTable(SessionState& state, const AlterTableStmt& stmt) {
+Result<StatementResult> ExecuteAlterTable(SessionState& state,
+                                          const AlterTableStmt& stmt) {
   const std::string shown = stmt.table.ToString();
   DELTA_ASSIGN_OR_RETURN(ResolvedTable table, ResolveExisting(state, stmt.table));
   ActionRunner runner{state, table.path, shown};

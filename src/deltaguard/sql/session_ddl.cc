@@ -226,6 +226,7 @@ Result<StatementResult> ExecuteCreateTable(SessionState& state,
   create.partition_columns = stmt.partitioned_by;
   for (const auto& [k, v] : stmt.properties) create.properties.emplace_back(k, v);
   create.description = stmt.comment;
+  create.managed = named && !stmt.location && table.managed;
 
   std::optional<BatchSource> data;
   if (stmt.as_select) {

@@ -190,7 +190,11 @@ Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stm
   }
 
   BatchSource source;
-  source.name = plan.source_name;
+  // Errors while writing say "input '<this>'": name the target table, not the query's
+  // source (a SELECT without FROM is "no table").
+  source.name = fmt::format(
+      "INSERT INTO {} from {}", shown,
+      plan.source_name == "no table" ? "a query without FROM" : plan.source_name);
   source.schema = source_schema;
   source.by_position = false;  // renamed above: names now say where each column goes
   source.open = [open = plan.open,

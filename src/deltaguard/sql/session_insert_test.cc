@@ -170,6 +170,39 @@ TEST_F(SessionInsertTest, ReplaceWhereReplacesMatchingRows) {
   EXPECT_THAT(e.message, HasSubstr("id"));
 }
 
+TEST_F(SessionInsertTest, ReplaceWhereErrorNamesTheTable) {
+  Run("INSERT INTO orders VALUES (1, 'a', 1.0)");
+  // The predicate fails while the rows are checked: the message names the target table,
+  // not the query's source ("no table" for a SELECT without FROM).
+  Error e = Fail(
+      "INSERT INTO orders REPLACE WHERE id / 0 > 1 SELECT 2 AS id, 'b' AS name, "
+      "CAST(1 AS DOUBLE) AS amount");
+  EXPECT_THAT(e.ToString(), HasSubstr("INSERT INTO orders"));
+  EXPECT_THAT(e.ToString(), Not(HasSubstr("no table")));
+  EXPECT_THAT(e.ToString(), HasSubstr("DIVIDE_BY_ZERO"));
+  EXPECT_EQ(Version(path_), 1);
+}
+
+TEST_F(SessionInsertTest, SelectErrorsNameTableAndColumn) {
+  Error missing = Fail("SELECT * FROM no_such_table");
+  EXPECT_EQ(missing.code, ErrorCode::kNotFound);
+  EXPECT_THAT(missing.message, HasSubstr("TABLE_OR_VIEW_NOT_FOUND"));
+  EXPECT_THAT(missing.message, HasSubstr("no_such_table"));
+  Error column = Fail("SELECT nope FROM orders");
+  EXPECT_EQ(column.code, ErrorCode::kNotFound);
+  EXPECT_THAT(column.message,
+              HasSubstr("UNRESOLVED_COLUMN: column 'nope' does not exist in table "
+                        "`orders`; available: id, name, amount"));
+}
+
+TEST_F(SessionInsertTest, TimestampAsOfAfterLatestCommitFails) {
+  Run("INSERT INTO orders VALUES (1, 'a', 1.0)");
+  Error e = Fail("SELECT id FROM orders TIMESTAMP AS OF '2999-01-01'");
+  EXPECT_THAT(e.message, HasSubstr("DELTA_TIMESTAMP_GREATER_THAN_COMMIT"));
+  Error early = Fail("SELECT id FROM orders TIMESTAMP AS OF '2001-01-01'");
+  EXPECT_THAT(early.message, HasSubstr("DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION"));
+}
+
 TEST_F(SessionInsertTest, TimeTravelSelectAfterInserts) {
   Run("INSERT INTO orders VALUES (1, 'a', 1.0)");
   Run("INSERT INTO orders VALUES (2, 'b', 2.0)");

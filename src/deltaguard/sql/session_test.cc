@@ -42,8 +42,10 @@ TEST_F(SessionTest, SetUnknownKeyIsStoredAndShown) {
               ElementsAre("spark.sql.shuffle.partitions|8"));
   EXPECT_THAT(Rows("SET spark.sql.never.set"),
               ElementsAre("spark.sql.never.set|<undefined>"));
-  EXPECT_THAT(Rows("SET"), ElementsAre(std::string(kAutoMerge) + "|false",
-                                       "spark.sql.shuffle.partitions|8"));
+  EXPECT_THAT(
+      Rows("SET"),
+      ElementsAre("deltaguard.merge.ignoreUnmatchedSourceColumns|false",
+                  std::string(kAutoMerge) + "|false", "spark.sql.shuffle.partitions|8"));
 }
 
 TEST_F(SessionTest, ResetRestoresDefaults) {

@@ -8,6 +8,7 @@
 
 #include <utility>
 
+#include "deltaguard/constraints/constraints.h"
 #include "deltaguard/exec/result_format.h"
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/protocol/column_mapping.h"
@@ -40,8 +41,17 @@ Result<AlterTarget> LoadAlterTarget(const FileSystemRef& fs, const std::string& 
   c.column_mapping = s.column_mapping_mode();
   auto widening = s.metadata().GetConfig("delta.enableTypeWidening");
   c.type_widening_enabled = widening && EqualsIgnoreCase(Trim(*widening), "true");
-  DELTA_ASSIGN_OR_RETURN(c.constraints,
-                         ConstraintDependencies(s.metadata().configuration));
+  // CHECK constraints and invariants with the columns they read (constraints/ is the
+  // one reader of constraints; one that no longer binds is an error naming it).
+  DELTA_ASSIGN_OR_RETURN(auto bound, BindAllConstraints(s.metadata(), *s.schema()));
+  for (BoundConstraint& b : bound) {
+    ConstraintDependency dep;
+    dep.name = b.constraint.kind == ConstraintKind::kCheck ? b.constraint.name
+                                                           : b.constraint.Describe();
+    dep.expression = b.constraint.expression;
+    dep.columns = std::move(b.columns);
+    c.constraints.push_back(std::move(dep));
+  }
   return target;
 }
 

@@ -282,3 +282,43 @@ TEST(FindViolationsTest, CountsFalseAndNullRowsAcrossFilesWithSamples) {
 
 }  // namespace
 }  // namespace deltaguard
+
+namespace deltaguard {
+namespace {
+
+// ReplaceTable (CREATE OR REPLACE TABLE ... AS SELECT) with a schema that carries a
+// legacy invariant checks the new rows against it; CHECK constraints cannot be given
+// as properties of a new definition (ValidateTableProperties refuses them).
+TEST(ReplaceTableConstraintTest, InvariantsOfTheNewSchemaAreEnforced) {
+  TempDir dir;
+  const std::string path = dir.Join("t");
+  std::vector<StructField> fields = Ddl("id BIGINT, amount INT")->fields();
+  fields[1].metadata = fields[1].metadata.With(
+      kInvariantsKey, JsonQuote(R"({"expression":{"expression":"amount < 100"}})"));
+  CreateTableOptions options;
+  options.schema = std::make_shared<StructType>(fields);
+  auto rows = [](const char* json) {
+    auto batch = Rows(Ddl("id BIGINT, amount INT"), json);
+    return SourceFromReader("rows",
+                            *arrow::RecordBatchReader::Make({batch}, batch->schema()));
+  };
+  auto bad = ReplaceTable(MakeLocalFileSystem(), path, options,
+                          rows(R"([{"id":1,"amount":150}])"), "CREATE OR REPLACE TABLE");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::kConstraintViolation);
+  EXPECT_THAT(bad.error().message, HasSubstr("invariant on column amount"));
+  EXPECT_FALSE(OpenSnapshot(path));
+  auto good = ReplaceTable(MakeLocalFileSystem(), path, options,
+                           rows(R"([{"id":1,"amount":50}])"), "CREATE OR REPLACE TABLE");
+  ASSERT_TRUE(good) << good.error().ToString();
+  CreateTableOptions with_check;
+  with_check.schema = Ddl("id BIGINT");
+  with_check.properties = {{"delta.constraints.pos", "id > 0"}};
+  auto refused = ReplaceTable(MakeLocalFileSystem(), path, with_check, std::nullopt,
+                              "CREATE OR REPLACE TABLE");
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error().message, HasSubstr("ADD CONSTRAINT"));
+}
+
+}  // namespace
+}  // namespace deltaguard

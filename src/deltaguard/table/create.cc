@@ -9,6 +9,7 @@
 #include "deltaguard/evolution/write_checks.h"
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/exec/batch_conformer.h"
+#include "deltaguard/exec/constraint_checker.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/checkpoint_writer.h"
@@ -63,9 +64,19 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "setting '{}' must be true or false, found '{}'", key, value);
   }
+  if (lower == "deltaguard.merge.ignoreunmatchedsourcecolumns") {
+    std::string_view v = Trim(value);
+    if (EqualsIgnoreCase(v, "true") || EqualsIgnoreCase(v, "false")) {
+      merge_ignore_unmatched_source_columns = EqualsIgnoreCase(v, "true");
+      return OkStatus();
+    }
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "setting '{}' must be true or false, found '{}'", key, value);
+  }
   return MakeError(ErrorCode::kInvalidArgument,
                    "unknown setting '{}' (known: "
-                   "spark.databricks.delta.schema.autoMerge.enabled)",
+                   "spark.databricks.delta.schema.autoMerge.enabled, "
+                   "deltaguard.merge.ignoreUnmatchedSourceColumns)",
                    key);
 }
 
@@ -261,7 +272,8 @@ namespace {
 
 // commitInfo of a table definition (CREATE TABLE, REPLACE TABLE, ...): Spark's
 // operationParameters partitionBy, description, properties and isManaged.
-OperationInfo CreateOperation(std::string operation, const Metadata& metadata) {
+OperationInfo CreateOperation(std::string operation, const Metadata& metadata,
+                              bool managed) {
   OperationInfo op;
   op.operation = std::move(operation);
   op.parameters_json.emplace_back(
@@ -278,7 +290,7 @@ OperationInfo CreateOperation(std::string operation, const Metadata& metadata) {
   }
   props += "}";
   op.parameters_json.emplace_back("properties", JsonQuote(props));
-  op.parameters_json.emplace_back("isManaged", "\"false\"");
+  op.parameters_json.emplace_back("isManaged", managed ? "\"true\"" : "\"false\"");
   return op;
 }
 
@@ -315,7 +327,7 @@ Result<WriteResult> CreateTable(FileSystemRef fs, const std::string& path,
   DELTA_ASSIGN_OR_RETURN(auto txn, Transaction::Begin(fs, root, nullptr, txn_options));
   txn->SetProtocol(state.protocol);
   txn->SetMetadata(state.metadata);
-  OperationInfo op = CreateOperation("CREATE TABLE", state.metadata);
+  OperationInfo op = CreateOperation("CREATE TABLE", state.metadata, options.managed);
   auto committed = txn->Commit(op);
   if (!committed) {
     if (committed.error().code == ErrorCode::kCommitConflict && options.if_not_exists) {
@@ -362,6 +374,10 @@ Result<std::vector<WrittenFile>> WriteReplacementRows(
     conform_options.table_name = path;
     DELTA_ASSIGN_OR_RETURN(
         auto conformer, BatchConformer::Make(state.schema, data.schema, conform_options));
+    // Invariants carried by the new schema (CHECK constraints cannot be given as
+    // properties, so these are the legacy ones) hold for the new rows too.
+    DELTA_ASSIGN_OR_RETURN(auto checker,
+                           ConstraintChecker::Make(state.metadata, *state.schema, path));
     DELTA_ASSIGN_OR_RETURN(auto reader, data.open());
     int64_t row = 0;
     while (true) {
@@ -373,6 +389,7 @@ Result<std::vector<WrittenFile>> WriteReplacementRows(
       }
       if (!batch) break;
       DELTA_ASSIGN_OR_RETURN(auto conformed, conformer->Conform(*batch, row));
+      DELTA_RETURN_IF_ERROR(checker.Check(*conformed));
       DELTA_RETURN_IF_ERROR(writer->Write(conformed));
       row += batch->num_rows();
     }
@@ -480,7 +497,7 @@ Result<WriteResult> ReplaceTable(FileSystemRef fs, const std::string& path,
     txn->AddFile(std::move(add));
   }
   result.files_added = static_cast<int64_t>(files.size());
-  OperationInfo op = CreateOperation(operation, state.metadata);
+  OperationInfo op = CreateOperation(operation, state.metadata, options.managed);
   if (data) {
     op.metrics.emplace_back("numFiles", result.files_added);
     op.metrics.emplace_back("numOutputRows", result.rows);

@@ -62,7 +62,12 @@ Result<std::shared_ptr<arrow::BooleanArray>> ReplaceWhere::Select(
 }
 
 Status ReplaceWhere::CheckRows(const arrow::RecordBatch& batch, int64_t first_row) const {
-  DELTA_ASSIGN_OR_RETURN(auto mask, Select(batch));
+  auto selected = Select(batch);
+  if (!selected) {
+    return WithContext(selected.error(),
+                       fmt::format("replaceWhere '{}' of table '{}'", sql_, table_));
+  }
+  const auto& mask = *selected;
   int64_t bad = 0;
   int64_t first_bad = -1;
   for (int64_t i = 0; i < mask->length(); ++i) {

@@ -39,6 +39,10 @@ struct SessionSettings {
   /// spark.databricks.delta.schema.autoMerge.enabled: schema evolution on every write
   /// that does not say otherwise.
   bool auto_merge = false;
+  /// deltaguard.merge.ignoreUnmatchedSourceColumns: MERGE's `UPDATE SET *` / `INSERT *`
+  /// drop source columns the target lacks with a warning (Spark's behaviour) instead of
+  /// failing (dml/merge.h rule 4).
+  bool merge_ignore_unmatched_source_columns = false;
   std::string engine_info = "deltaguard/0.1.0";
   /// Set a setting by its Spark name; unknown keys are kInvalidArgument.
   Status Set(std::string_view key, std::string_view value);
@@ -65,6 +69,8 @@ struct CreateTableOptions {
   std::optional<std::string> name;
   std::optional<std::string> description;
   bool if_not_exists = false;  ///< an existing table is then not an error
+  /// Created by name in the warehouse without LOCATION (commitInfo isManaged).
+  bool managed = false;
 };
 
 struct WriteOptions {

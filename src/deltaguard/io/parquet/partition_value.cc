@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/util/civil_date.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -42,24 +43,6 @@ struct Cursor {
     return true;
   }
 };
-
-// Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (the classic
-// era-based civil-date computation).
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2 ? 1 : 0;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-int64_t DaysInMonth(int64_t y, int64_t m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
-}
 
 // yyyy-MM-dd (optionally signed, 4+ digit year) at the cursor -> days.
 Result<int64_t> ParseDatePart(Cursor& c, std::string_view type) {

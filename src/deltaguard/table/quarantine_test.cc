@@ -1,0 +1,131 @@
+// WriteFilesWithQuarantine: violating rows (CHECK and NOT NULL) go to the quarantine
+// table with the constraint and the time, good rows to the table; quarantine first.
+
+#include "deltaguard/table/quarantine.h"
+
+#include <arrow/array.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "deltaguard/exec/constraint_checker.h"
+#include "deltaguard/io/parquet/table_scan.h"
+#include "deltaguard/io/parquet/test_util_internal.h"
+#include "deltaguard/table/constraints_ddl.h"
+#include "deltaguard/table/table.h"
+
+namespace deltaguard {
+namespace {
+
+using testing::Ddl;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::TempDir;
+using testing::WriteTextFile;
+
+// Every row of the table as "col=value,..." text, sorted.
+std::vector<std::string> TableRows(const std::string& path) {
+  auto snapshot = OpenSnapshot(path);
+  EXPECT_TRUE(snapshot) << snapshot.error().ToString();
+  if (!snapshot) return {};
+  auto scan = TableScan::Make(*snapshot, ScanOptions{});
+  EXPECT_TRUE(scan) << scan.error().ToString();
+  if (!scan) return {};
+  std::vector<std::string> out;
+  while (true) {
+    auto batch = (*scan)->Next();
+    EXPECT_TRUE(batch) << batch.error().ToString();
+    if (!batch || !*batch) break;
+    for (int64_t r = 0; r < (*batch)->num_rows(); ++r) {
+      std::string line;
+      for (int c = 0; c < (*batch)->num_columns(); ++c) {
+        auto scalar = (*batch)->column(c)->GetScalar(r);
+        line += (c ? "," : "") + (*batch)->schema()->field(c)->name() + "=" +
+                (scalar.ok() ? (*scalar)->ToString() : "?");
+      }
+      out.push_back(line);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class QuarantineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    CreateTableOptions create;
+    create.schema = Ddl("id BIGINT NOT NULL, amount INT");
+    ASSERT_TRUE(CreateTable(MakeLocalFileSystem(), table_, create));
+    ASSERT_TRUE(AddConstraint(MakeLocalFileSystem(), table_, "positive", "amount > 0"));
+    WriteTextFile(input_, "id,amount\n1,5\n2,-1\n,7\n4,\n5,9\n");
+  }
+  TempDir dir_;
+  std::string table_ = dir_.Join("t");
+  std::string quarantine_ = dir_.Join("q");
+  std::string input_ = dir_.Join("in.csv");
+};
+
+TEST_F(QuarantineTest, RoutesViolatingRowsAndCommitsGoodOnes) {
+  auto r = WriteFilesWithQuarantine(MakeLocalFileSystem(), table_, {input_}, {}, {},
+                                    quarantine_, {}, int64_t{1700000000} * 1000000);
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_EQ(r->good_rows, 2);
+  EXPECT_EQ(r->quarantined_rows, 3);
+  EXPECT_TRUE(r->quarantine_created);
+  ASSERT_TRUE(r->quarantine);
+  EXPECT_EQ(r->table.rows, 2);
+  EXPECT_THAT(r->by_constraint,
+              ElementsAre(std::pair<std::string, int64_t>{"CHECK constraint positive", 2},
+                          std::pair<std::string, int64_t>{"NOT NULL column id", 1}));
+  EXPECT_THAT(TableRows(table_), ElementsAre("id=1,amount=5", "id=5,amount=9"));
+  auto q = TableRows(quarantine_);
+  ASSERT_EQ(q.size(), 3u);
+  EXPECT_THAT(q[0], HasSubstr("_violated_constraint=CHECK constraint positive"));
+  EXPECT_THAT(q[0], HasSubstr("_quarantined_at=2023-11-14"));
+  // A second write appends to the existing quarantine table.
+  auto again = WriteFilesWithQuarantine(MakeLocalFileSystem(), table_, {input_}, {}, {},
+                                        quarantine_);
+  ASSERT_TRUE(again) << again.error().ToString();
+  EXPECT_FALSE(again->quarantine_created);
+  EXPECT_EQ(TableRows(quarantine_).size(), 6u);
+  EXPECT_EQ(TableRows(table_).size(), 4u);
+}
+
+TEST_F(QuarantineTest, NoViolationsCreatesNoQuarantineTable) {
+  WriteTextFile(input_, "id,amount\n1,5\n");
+  auto r = WriteFilesWithQuarantine(MakeLocalFileSystem(), table_, {input_}, {}, {},
+                                    quarantine_);
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_EQ(r->quarantined_rows, 0);
+  EXPECT_FALSE(r->quarantine);
+  EXPECT_FALSE(OpenSnapshot(quarantine_));
+}
+
+TEST_F(QuarantineTest, FailedQuarantineCommitWritesNothingToTheTable) {
+  // A quarantine table whose schema cannot take the rows.
+  CreateTableOptions other;
+  other.schema = Ddl("x STRING NOT NULL");
+  ASSERT_TRUE(CreateTable(MakeLocalFileSystem(), quarantine_, other));
+  auto r = WriteFilesWithQuarantine(MakeLocalFileSystem(), table_, {input_}, {}, {},
+                                    quarantine_);
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message, HasSubstr("nothing was written to"));
+  EXPECT_TRUE(TableRows(table_).empty());
+}
+
+TEST_F(QuarantineTest, RefusesSchemaEvolutionAndSameTable) {
+  WriteOptions merge;
+  merge.merge_schema = true;
+  auto r = WriteFilesWithQuarantine(MakeLocalFileSystem(), table_, {input_}, {}, merge,
+                                    quarantine_);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
+  auto same =
+      WriteFilesWithQuarantine(MakeLocalFileSystem(), table_, {input_}, {}, {}, table_);
+  ASSERT_FALSE(same);
+  EXPECT_THAT(same.error().message, HasSubstr("must differ"));
+}
+
+}  // namespace
+}  // namespace deltaguard
