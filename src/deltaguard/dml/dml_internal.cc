@@ -192,6 +192,14 @@ Result<DmlWriter::Outcome> DmlWriter::Commit(
   }
   Outcome outcome;
   outcome.rows_written = writer_->rows_written();
+  // Nothing removed, added or changed in the schema: no commit, as Spark's
+  // commitIfNeeded under WriteSerializable (spark.databricks.delta
+  // .skipRecordingEmptyCommits, on by default). The result names the version read.
+  if (removed.empty() && files->empty() && !schema_.new_protocol &&
+      !schema_.new_metadata) {
+    outcome.version = target_.snapshot->version();
+    return outcome;
+  }
   const int64_t now = internal::NowMillis();
   TransactionOptions txn_options;
   txn_options.engine_info = session.engine_info;

@@ -99,7 +99,9 @@ class DmlWriter {
   /// as read together with `read` (conflict detection, digest §1.6 step 7: a concurrent
   /// commit that removes one of them fails this one with kCommitConflict; blind
   /// appends are rebased over). `fill_metrics` receives the outcome before the commit
-  /// to add the operation's metrics to `op`. On failure every file written is deleted
+  /// to add the operation's metrics to `op`. When nothing is removed or added and the
+  /// schema is unchanged, nothing is committed and `version` is the version read. On
+  /// failure every file written is deleted
   /// (except after an I/O error at the commit itself, whose outcome is unknown).
   Result<Outcome> Commit(
       const std::vector<const AddFile*>& removed, std::vector<std::string> read,

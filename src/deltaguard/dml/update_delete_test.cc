@@ -9,6 +9,7 @@
 #include "deltaguard/dml/dml_test_util_internal.h"
 #include "deltaguard/expr/parser.h"
 #include "deltaguard/table/constraints_ddl.h"
+#include "deltaguard/table/table.h"
 
 namespace deltaguard {
 namespace {
@@ -46,6 +47,27 @@ TEST(UpdateTest, UpdatesSelectedRowsAndCopiesTheRest) {
   EXPECT_THAT(info, HasSubstr(R"("predicate":"[\"id >= 3\"]")"));
   EXPECT_THAT(info, HasSubstr(R"("numUpdatedRows":"2")"));
   EXPECT_THAT(info, HasSubstr(R"("numCopiedRows":"2")"));
+}
+
+TEST(UpdateTest, NoMatchingRowCommitsNothingAsSpark) {
+  TempDir dir;
+  std::string path = Partitioned(dir);
+  auto before = OpenSnapshot(MakeLocalFileSystem(), path);
+  ASSERT_TRUE(before) << before.error().ToString();
+  auto updated =
+      UpdateSql(MakeLocalFileSystem(), path, {{"amount", "amount + 1"}}, "id > 100");
+  ASSERT_TRUE(updated) << updated.error().ToString();
+  EXPECT_EQ(updated->num_updated_rows, 0);
+  EXPECT_EQ(updated->version, (*before)->version());
+  auto deleted = DeleteSql(MakeLocalFileSystem(), path, "amount < 0");
+  ASSERT_TRUE(deleted) << deleted.error().ToString();
+  EXPECT_EQ(deleted->num_deleted_rows, 0);
+  EXPECT_EQ(deleted->version, (*before)->version());
+  auto after = OpenSnapshot(MakeLocalFileSystem(), path);
+  ASSERT_TRUE(after) << after.error().ToString();
+  EXPECT_EQ((*after)->version(), (*before)->version());
+  EXPECT_THAT(Dump(path), ElementsAre("id,country,amount", "1|US|10", "2|DE|20",
+                                      "3|US|30", "4|DE|40"));
 }
 
 TEST(UpdateTest, PartitionPredicateSkipsOtherPartitionsAndAliasWorks) {
