@@ -15,11 +15,6 @@
 namespace deltaguard {
 namespace {
 
-bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() &&
-         EqualsIgnoreCase(s.substr(0, prefix.size()), prefix);
-}
-
 std::string JoinPath(const std::vector<std::string>& path) {
   std::string out;
   for (size_t i = 0; i < path.size(); ++i) out += (i ? "." : "") + path[i];

@@ -127,25 +127,12 @@ Result<SchemaChange> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
     out.schema = snapshot.schema();
     return out;
   }
-  Metadata updated = snapshot.metadata();
-  SchemaRef schema = std::move(evolved);
-  if (snapshot.column_mapping_mode() != ColumnMappingMode::kNone) {
-    // New fields get ids and physical names (PROTOCOL.md "Column Mapping").
-    DELTA_ASSIGN_OR_RETURN(
-        auto assigned, AssignColumnMapping(
-                           *schema, internal::MaxColumnId(updated.configuration), false));
-    schema = assigned.schema;
-    internal::SetConfig(&updated.configuration, kColumnMappingMaxColumnIdProperty,
-                        std::to_string(assigned.max_column_id));
-  }
-  updated.schema_string = SchemaToJson(*schema);
-  DELTA_ASSIGN_OR_RETURN(
-      auto upgrade,
-      ProtocolUpgradeFor(snapshot.protocol(), updated.configuration, *schema));
-  if (upgrade) out.new_protocol = *upgrade;
-  out.schema = std::move(schema);
-  out.effective_metadata = updated;
-  out.new_metadata = std::move(updated);
+  DELTA_ASSIGN_OR_RETURN(auto table, internal::EvolveTable(snapshot, snapshot.metadata(),
+                                                           std::move(evolved)));
+  out.schema = std::move(table.schema);
+  out.new_protocol = std::move(table.new_protocol);
+  out.effective_metadata = table.metadata;
+  out.new_metadata = std::move(table.metadata);
   return out;
 }
 
@@ -224,15 +211,8 @@ Result<DmlWriter::Outcome> DmlWriter::Commit(
   outcome.files_removed = static_cast<int64_t>(removed.size());
   txn->ReadFiles(std::move(read));
   for (const auto& file : *files) {
-    AddFile add;
-    add.path = file.relative_path;
-    add.partition_values = file.partition_values;
-    add.size = file.size;
-    add.modification_time = file.modification_time;
-    add.data_change = true;
-    add.stats = file.stats_json;
     outcome.bytes_added += file.size;
-    txn->AddFile(std::move(add));
+    txn->AddFile(internal::AddFileFor(file));
   }
   outcome.files_added = static_cast<int64_t>(files->size());
   if (fill_metrics) fill_metrics(outcome, &op);

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,51 +99,5 @@ inline std::vector<std::string> ParquetFiles(const std::string& root) {
   std::sort(out.begin(), out.end());
   return out;
 }
-
-/// Delegates to the local file system; runs `before_commit` once, right before the
-/// next put of a `_delta_log/*.json` commit file (a concurrent writer wins the race).
-class RacingFileSystem final : public FileSystem {
- public:
-  explicit RacingFileSystem(std::function<void()> before_commit)
-      : inner_(MakeLocalFileSystem()), hook_(std::move(before_commit)) {}
-  Result<std::vector<FileInfo>> List(const std::string& dir,
-                                     std::string_view start_at = {}) const override {
-    return inner_->List(dir, start_at);
-  }
-  Result<std::string> ReadFile(const std::string& path) const override {
-    return inner_->ReadFile(path);
-  }
-  Result<std::string> ReadRange(const std::string& path, int64_t offset,
-                                int64_t length) const override {
-    return inner_->ReadRange(path, offset, length);
-  }
-  Result<FileInfo> Stat(const std::string& path) const override {
-    return inner_->Stat(path);
-  }
-  Result<bool> Exists(const std::string& path) const override {
-    return inner_->Exists(path);
-  }
-  Status PutIfAbsent(const std::string& path, std::string_view data) override {
-    if (hook_ && path.find("_delta_log") != std::string::npos && path.size() > 5 &&
-        path.substr(path.size() - 5) == ".json") {
-      auto hook = std::move(hook_);
-      hook_ = nullptr;
-      hook();
-    }
-    return inner_->PutIfAbsent(path, data);
-  }
-  Status Write(const std::string& path, std::string_view data) override {
-    return inner_->Write(path, data);
-  }
-  Result<std::unique_ptr<OutputFile>> OpenForWrite(const std::string& path) override {
-    return inner_->OpenForWrite(path);
-  }
-  Status Delete(const std::string& path) override { return inner_->Delete(path); }
-  Status CreateDirs(const std::string& dir) override { return inner_->CreateDirs(dir); }
-
- private:
-  FileSystemRef inner_;
-  std::function<void()> hook_;
-};
 
 }  // namespace deltaguard::testing

@@ -9,6 +9,7 @@
 #include "deltaguard/dml/dml_test_util_internal.h"
 #include "deltaguard/dml/update_delete.h"
 #include "deltaguard/io/fs/fault_injection_file_system.h"
+#include "testing/racing_file_system.h"
 
 namespace deltaguard {
 namespace {
@@ -277,7 +278,7 @@ TEST(MergeTest, UntouchedFilesAreNeitherReadNorRewritten) {
 TEST(MergeTest, RaceWithBlindAppendRetriesAndSucceeds) {
   TempDir dir;
   std::string path = Base(dir);
-  auto fs = std::make_shared<testing::RacingFileSystem>([&] {
+  auto fs = std::make_shared<testing::RacingFileSystem>(MakeLocalFileSystem(), [&] {
     std::vector<BatchSource> sources;
     sources.push_back(Src(R"([{"id":100,"name":"z","amount":1}])"));
     auto w = WriteTable(MakeLocalFileSystem(), path, std::move(sources), {});
@@ -296,7 +297,7 @@ TEST(MergeTest, RaceWithBlindAppendRetriesAndSucceeds) {
 TEST(MergeTest, RaceWithDeleteOfReadFileFailsAndLeavesNoFiles) {
   TempDir dir;
   std::string path = Base(dir);
-  auto fs = std::make_shared<testing::RacingFileSystem>([&] {
+  auto fs = std::make_shared<testing::RacingFileSystem>(MakeLocalFileSystem(), [&] {
     auto d = DeleteSql(MakeLocalFileSystem(), path, "id = 3");
     ASSERT_TRUE(d) << d.error().ToString();
   });

@@ -24,6 +24,10 @@ using StringMap = std::vector<std::pair<std::string, std::string>>;
 /// The value of `key` in `map`, comparing keys case-insensitively; the first match wins.
 std::optional<std::string> FindIgnoreCase(const StringMap& map, std::string_view key);
 
+/// The map as JSON object text, in order: {"k":"v",...} (commitInfo parameters,
+/// DESCRIBE DETAIL properties).
+std::string StringMapToJson(const StringMap& map);
+
 struct Format {
   std::string provider = "parquet";
   StringMap options;

@@ -20,6 +20,8 @@ TEST(TablePropertiesTest, GetConfigIsCaseInsensitive) {
   EXPECT_EQ(m.GetConfig("other"), "x");
   EXPECT_FALSE(m.GetConfig("delta.append").has_value());
   EXPECT_EQ(FindIgnoreCase(m.configuration, "OTHER"), "x");
+  EXPECT_EQ(StringMapToJson({{"a", "1"}, {"q\"k", "v"}}), R"({"a":"1","q\"k":"v"})");
+  EXPECT_EQ(StringMapToJson({}), "{}");
 }
 
 TEST(TablePropertiesTest, ColumnMappingMode) {

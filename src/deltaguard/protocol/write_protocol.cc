@@ -174,18 +174,6 @@ Error AsInvalidArgument(Error e) {
   return e;
 }
 
-bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() &&
-         EqualsIgnoreCase(s.substr(0, prefix.size()), prefix);
-}
-
-bool IsProtocolProperty(std::string_view key) {
-  return EqualsIgnoreCase(key, kMinReaderVersionProperty) ||
-         EqualsIgnoreCase(key, kMinWriterVersionProperty) ||
-         EqualsIgnoreCase(key, kIgnoreProtocolDefaultsProperty) ||
-         StartsWithIgnoreCase(key, kFeaturePropertyPrefix);
-}
-
 Result<int32_t> ParseVersion(std::string_view key, std::string_view value, int32_t max) {
   std::string_view v = Trim(value);
   int32_t out = 0;
@@ -363,6 +351,13 @@ Status CheckColumnDefaultsAllowed(const SchemaUsage& usage, const FeatureList& f
 }
 
 }  // namespace
+
+bool IsProtocolProperty(std::string_view key) {
+  return EqualsIgnoreCase(key, kMinReaderVersionProperty) ||
+         EqualsIgnoreCase(key, kMinWriterVersionProperty) ||
+         EqualsIgnoreCase(key, kIgnoreProtocolDefaultsProperty) ||
+         StartsWithIgnoreCase(key, kFeaturePropertyPrefix);
+}
 
 StringMap RemoveProtocolProperties(const StringMap& configuration) {
   StringMap out;

@@ -76,6 +76,10 @@ Result<std::optional<Protocol>> ProtocolUpgradeFor(const Protocol& current,
                                                    const StringMap& configuration,
                                                    const StructType& schema);
 
+/// delta.minReaderVersion, delta.minWriterVersion, delta.ignoreProtocolDefaults and
+/// delta.feature.*: properties that set the protocol and are never stored.
+bool IsProtocolProperty(std::string_view key);
+
 /// `configuration` without the protocol properties (see ProtocolDecision).
 StringMap RemoveProtocolProperties(const StringMap& configuration);
 

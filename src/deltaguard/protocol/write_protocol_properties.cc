@@ -82,11 +82,6 @@ constexpr KnownProperty kKnownProperties[] = {
     {"delta.minWriterVersion", ValueKind::kWriterVersion},
 };
 
-bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() &&
-         EqualsIgnoreCase(s.substr(0, prefix.size()), prefix);
-}
-
 Error BadValue(std::string_view key, std::string_view value, std::string_view expected) {
   return MakeError(ErrorCode::kInvalidArgument,
                    "table property '{}' must be {}, found '{}'", key, expected, value);

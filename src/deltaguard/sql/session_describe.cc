@@ -48,17 +48,6 @@ Result<SchemaRef> ColumnsOf(SessionState& state, const TableRef& ref) {
   return snapshot->schema();
 }
 
-std::string JsonObject(const StringMap& map) {
-  std::string out = "{";
-  for (size_t i = 0; i < map.size(); ++i) {
-    if (i > 0) out += ",";
-    AppendJsonString(&out, map[i].first);
-    out += ":";
-    AppendJsonString(&out, map[i].second);
-  }
-  return out + "}";
-}
-
 // A member of a commitInfo object as a cell of `type` (NULL when absent or mistyped);
 // objects become compact JSON text.
 Cell Member(const rapidjson::Value& object, const char* name, Type type) {
@@ -225,15 +214,16 @@ Result<StatementResult> ExecuteDescribeDetail(SessionState& state,
   Cell name = stmt.table.kind == TableRef::Kind::kPath
                   ? Cell()
                   : Cell(QualifiedName(table, stmt.table));
-  rows.Row(
-      {std::string("delta"), md.id, name, md.description ? Cell(*md.description) : Cell(),
-       FileUri(snapshot->table_root()),
-       md.created_time ? Cell(*md.created_time * 1000) : Cell(),
-       snapshot->timestamp_ms() * 1000, md.partition_columns, std::vector<std::string>{},
-       static_cast<int64_t>(snapshot->files().size()), size, JsonObject(md.configuration),
-       static_cast<int64_t>(snapshot->protocol().min_reader_version),
-       static_cast<int64_t>(snapshot->protocol().min_writer_version),
-       EffectiveFeatures(snapshot->protocol())});
+  rows.Row({std::string("delta"), md.id, name,
+            md.description ? Cell(*md.description) : Cell(),
+            FileUri(snapshot->table_root()),
+            md.created_time ? Cell(*md.created_time * 1000) : Cell(),
+            snapshot->timestamp_ms() * 1000, md.partition_columns,
+            std::vector<std::string>{}, static_cast<int64_t>(snapshot->files().size()),
+            size, StringMapToJson(md.configuration),
+            static_cast<int64_t>(snapshot->protocol().min_reader_version),
+            static_cast<int64_t>(snapshot->protocol().min_writer_version),
+            EffectiveFeatures(snapshot->protocol())});
   return rows.Finish(
       "DESCRIBE DETAIL",
       fmt::format("table {} (version {})", stmt.table.ToString(), snapshot->version()));

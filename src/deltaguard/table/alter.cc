@@ -115,17 +115,6 @@ AlterResult NoChange(std::string why) {
   return result;
 }
 
-std::string StringMapJson(const StringMap& map) {
-  std::string out = "{";
-  for (size_t i = 0; i < map.size(); ++i) {
-    if (i > 0) out += ",";
-    AppendJsonString(&out, map[i].first);
-    out += ":";
-    AppendJsonString(&out, map[i].second);
-  }
-  return out + "}";
-}
-
 }  // namespace alter_internal
 
 namespace {

@@ -49,7 +49,4 @@ Result<AlterResult> CommitAlter(const FileSystemRef& fs, const AlterTarget& targ
 /// An AlterResult for an operation that changes nothing (no commit).
 AlterResult NoChange(std::string why);
 
-/// JSON object text of string pairs: {"k":"v",...}.
-std::string StringMapJson(const StringMap& map);
-
 }  // namespace deltaguard::alter_internal

@@ -24,18 +24,6 @@ using alter_internal::CommitAlter;
 using alter_internal::LoadAlterTarget;
 using alter_internal::NoChange;
 
-bool HasPrefixIgnoreCase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() &&
-         EqualsIgnoreCase(s.substr(0, prefix.size()), prefix);
-}
-
-bool IsProtocolProperty(std::string_view key) {
-  return EqualsIgnoreCase(key, kMinReaderVersionProperty) ||
-         EqualsIgnoreCase(key, kMinWriterVersionProperty) ||
-         EqualsIgnoreCase(key, kIgnoreProtocolDefaultsProperty) ||
-         HasPrefixIgnoreCase(key, kFeaturePropertyPrefix);
-}
-
 bool IsTrue(const StringMap& config, std::string_view key) {
   auto v = FindIgnoreCase(config, key);
   return v && EqualsIgnoreCase(Trim(*v), "true");
@@ -170,7 +158,7 @@ std::string ActiveReason(const Snapshot& snapshot, std::string_view feature) {
   }
   if (feature == "checkConstraints") {
     for (const auto& [k, v] : config) {
-      if (HasPrefixIgnoreCase(k, kConstraintPropertyPrefix)) {
+      if (StartsWithIgnoreCase(k, kConstraintPropertyPrefix)) {
         return fmt::format("CHECK constraint '{}'",
                            k.substr(kConstraintPropertyPrefix.size()));
       }
@@ -201,7 +189,7 @@ Result<AlterResult> SetTableProperties(FileSystemRef fs, const std::string& path
                      "SET TBLPROPERTIES on table '{}': no property", path);
   }
   for (const auto& [key, value] : properties) {
-    if (HasPrefixIgnoreCase(key, kConstraintPropertyPrefix)) {
+    if (StartsWithIgnoreCase(key, kConstraintPropertyPrefix)) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "DELTA_ADD_CONSTRAINTS: cannot set '{}' on table '{}': use ALTER "
                        "TABLE {} ADD CONSTRAINT {} CHECK ({}) to add a CHECK constraint "
@@ -239,8 +227,8 @@ Result<AlterResult> SetTableProperties(FileSystemRef fs, const std::string& path
         upgrade->min_reader_version, upgrade->min_writer_version));
   }
   commit.op.operation = "SET TBLPROPERTIES";
-  commit.op.parameters_json.emplace_back(
-      "properties", JsonQuote(alter_internal::StringMapJson(properties)));
+  commit.op.parameters_json.emplace_back("properties",
+                                         JsonQuote(StringMapToJson(properties)));
   std::vector<std::string> shown;
   for (const auto& [k, v] : properties) shown.push_back(fmt::format("{} = {}", k, v));
   commit.changes.insert(commit.changes.begin(),
@@ -263,7 +251,7 @@ Result<AlterResult> UnsetTableProperties(FileSystemRef fs, const std::string& pa
   StringMap config = snapshot.metadata().configuration;
   std::vector<std::string> missing, removed;
   for (const std::string& key : keys) {
-    if (HasPrefixIgnoreCase(key, kConstraintPropertyPrefix)) {
+    if (StartsWithIgnoreCase(key, kConstraintPropertyPrefix)) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "cannot unset '{}' of table '{}': use ALTER TABLE {} DROP "
                        "CONSTRAINT {} to drop a CHECK constraint",

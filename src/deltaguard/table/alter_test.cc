@@ -22,6 +22,7 @@
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/txn/transaction.h"
+#include "testing/racing_file_system.h"
 
 namespace deltaguard {
 namespace {
@@ -512,47 +513,10 @@ TEST(AlterTableTest, DescribesFeaturesAndShowsProperties) {
                          "delta.feature.typeWidening", "supported")));
 }
 
-// Runs `hook` once, right before the first commit file is written.
-class RacingFileSystem final : public FileSystem {
- public:
-  RacingFileSystem(FileSystemRef inner, std::function<void()> hook)
-      : inner_(std::move(inner)), hook_(std::move(hook)) {}
-  Result<std::vector<FileInfo>> List(const std::string& d,
-                                     std::string_view s = {}) const override {
-    return inner_->List(d, s);
-  }
-  Result<std::string> ReadFile(const std::string& p) const override {
-    return inner_->ReadFile(p);
-  }
-  Result<std::string> ReadRange(const std::string& p, int64_t o,
-                                int64_t l) const override {
-    return inner_->ReadRange(p, o, l);
-  }
-  Result<FileInfo> Stat(const std::string& p) const override { return inner_->Stat(p); }
-  Result<bool> Exists(const std::string& p) const override { return inner_->Exists(p); }
-  Status PutIfAbsent(const std::string& p, std::string_view data) override {
-    if (hook_ && p.find("_delta_log") != std::string::npos) {
-      auto hook = std::move(hook_);
-      hook_ = nullptr;
-      hook();
-    }
-    return inner_->PutIfAbsent(p, data);
-  }
-  Status Write(const std::string& p, std::string_view d) override {
-    return inner_->Write(p, d);
-  }
-  Status Delete(const std::string& p) override { return inner_->Delete(p); }
-  Status CreateDirs(const std::string& d) override { return inner_->CreateDirs(d); }
-
- private:
-  FileSystemRef inner_;
-  std::function<void()> hook_;
-};
-
 TEST(AlterTableTest, ConcurrentMetadataChangeIsACommitConflict) {
   TempDir dir;
   const std::string path = MakeTable(dir, {{"delta.columnMapping.mode", "name"}});
-  auto racing = std::make_shared<RacingFileSystem>(Fs(), [&] {
+  auto racing = std::make_shared<testing::RacingFileSystem>(Fs(), [&] {
     NewColumnSpec spec;
     spec.path = {"winner"};
     spec.type = DataType::Integer();
@@ -573,7 +537,7 @@ TEST(AlterTableTest, SetNotNullConflictsWithAConcurrentAppend) {
   const std::string path = dir.Join("t");
   Create(path, kDdl);
   Append(path, kDdl, R"([{"id":1,"name":"a","country":"DE"}])");
-  auto racing = std::make_shared<RacingFileSystem>(
+  auto racing = std::make_shared<testing::RacingFileSystem>(
       Fs(), [&] { Append(path, kDdl, R"([{"id":2,"name":null,"country":"DE"}])"); });
   ChangeColumnSpec not_null;
   not_null.nullable = false;

@@ -109,6 +109,37 @@ std::string DataFilePath(const std::string& root, const std::string& relative_ur
   return JoinPath(root, decoded ? *decoded : relative_uri);
 }
 
+Result<EvolvedTable> EvolveTable(const Snapshot& snapshot, const Metadata& base,
+                                 SchemaRef schema) {
+  EvolvedTable out;
+  out.metadata = base;
+  if (snapshot.column_mapping_mode() != ColumnMappingMode::kNone) {
+    DELTA_ASSIGN_OR_RETURN(
+        auto assigned,
+        AssignColumnMapping(*schema, MaxColumnId(base.configuration), false));
+    schema = assigned.schema;
+    SetConfig(&out.metadata.configuration, kColumnMappingMaxColumnIdProperty,
+              std::to_string(assigned.max_column_id));
+  }
+  out.metadata.schema_string = SchemaToJson(*schema);
+  DELTA_ASSIGN_OR_RETURN(
+      out.new_protocol,
+      ProtocolUpgradeFor(snapshot.protocol(), out.metadata.configuration, *schema));
+  out.schema = std::move(schema);
+  return out;
+}
+
+AddFile AddFileFor(const WrittenFile& file) {
+  AddFile add;
+  add.path = file.relative_path;
+  add.partition_values = file.partition_values;
+  add.size = file.size;
+  add.modification_time = file.modification_time;
+  add.data_change = true;
+  add.stats = file.stats_json;
+  return add;
+}
+
 Result<SnapshotRef> LoadIfExists(const FileSystemRef& fs, const std::string& root) {
   DELTA_ASSIGN_OR_RETURN(bool has_log, fs->Exists(JoinPath(root, "_delta_log")));
   if (!has_log) return SnapshotRef();
@@ -486,15 +517,8 @@ Result<WriteResult> ReplaceTable(FileSystemRef fs, const std::string& path,
     txn->ReadWholeTable();
   }
   for (const auto& file : files) {
-    AddFile add;
-    add.path = file.relative_path;
-    add.partition_values = file.partition_values;
-    add.size = file.size;
-    add.modification_time = file.modification_time;
-    add.data_change = true;
-    add.stats = file.stats_json;
     result.bytes_added += file.size;
-    txn->AddFile(std::move(add));
+    txn->AddFile(internal::AddFileFor(file));
   }
   result.files_added = static_cast<int64_t>(files.size());
   OperationInfo op = CreateOperation(operation, state.metadata, options.managed);

@@ -183,23 +183,12 @@ Result<WritePlan> PlanExisting(const std::vector<SchemaRef>& inputs,
   plan.mode = snapshot.column_mapping_mode();
   plan.effective_metadata = metadata;
   if (changed) {
-    Metadata updated = metadata;
-    if (plan.mode != ColumnMappingMode::kNone) {
-      DELTA_ASSIGN_OR_RETURN(
-          auto assigned,
-          AssignColumnMapping(*schema, internal::MaxColumnId(metadata.configuration),
-                              false));
-      schema = assigned.schema;
-      internal::SetConfig(&updated.configuration, kColumnMappingMaxColumnIdProperty,
-                          std::to_string(assigned.max_column_id));
-    }
-    updated.schema_string = SchemaToJson(*schema);
-    DELTA_ASSIGN_OR_RETURN(
-        auto upgrade,
-        ProtocolUpgradeFor(snapshot.protocol(), updated.configuration, *schema));
-    if (upgrade) plan.new_protocol = *upgrade;
-    plan.effective_metadata = updated;
-    plan.new_metadata = std::move(updated);
+    DELTA_ASSIGN_OR_RETURN(auto evolved,
+                           internal::EvolveTable(snapshot, metadata, std::move(schema)));
+    schema = std::move(evolved.schema);
+    plan.new_protocol = std::move(evolved.new_protocol);
+    plan.effective_metadata = evolved.metadata;
+    plan.new_metadata = std::move(evolved.metadata);
     result->schema_changed = true;
   }
   plan.schema = std::move(schema);
@@ -448,15 +437,8 @@ Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
     }
   }
   for (const auto& file : *files) {
-    AddFile add;
-    add.path = file.relative_path;
-    add.partition_values = file.partition_values;
-    add.size = file.size;
-    add.modification_time = file.modification_time;
-    add.data_change = true;
-    add.stats = file.stats_json;
     result.bytes_added += file.size;
-    txn->AddFile(std::move(add));
+    txn->AddFile(internal::AddFileFor(file));
   }
   result.files_added = static_cast<int64_t>(files->size());
   if (options.txn_app_id)

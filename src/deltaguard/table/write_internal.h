@@ -52,6 +52,23 @@ int64_t NowMillis();
 /// Table-root-relative file path of an add action, decoded for the FileSystem.
 std::string DataFilePath(const std::string& root, const std::string& relative_uri);
 
+/// An existing table's metaData (and protocol) after its schema became `schema`.
+struct EvolvedTable {
+  SchemaRef schema;  ///< with ids and physical names for new fields under column mapping
+  Metadata metadata;
+  std::optional<Protocol> new_protocol;  ///< set when the schema needs an upgrade
+};
+
+/// Evolve `base` (the snapshot's metaData, possibly with changed properties) to
+/// `schema`: under column mapping, new fields get ids and physical names and
+/// delta.columnMapping.maxColumnId moves on (PROTOCOL.md "Column Mapping"); the
+/// protocol is upgraded when the schema needs a feature (type widening, ...).
+Result<EvolvedTable> EvolveTable(const Snapshot& snapshot, const Metadata& base,
+                                 SchemaRef schema);
+
+/// The add action (dataChange true) of a data file this write produced.
+AddFile AddFileFor(const WrittenFile& file);
+
 /// Load the latest snapshot, or nullptr when `root` holds no Delta table yet.
 Result<SnapshotRef> LoadIfExists(const FileSystemRef& fs, const std::string& root);
 

@@ -17,6 +17,7 @@
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/table/table.h"
+#include "testing/racing_file_system.h"
 
 namespace deltaguard {
 namespace {
@@ -215,44 +216,6 @@ TEST(WriteTableTest, ConcurrentBlindAppendsAllLand) {
   EXPECT_EQ((*OpenSnapshot(path))->version(), 9 + kThreads * kWrites);
 }
 
-// A FileSystem that lets another writer commit just before this writer's first commit
-// attempt: the race is deterministic.
-class RacingFileSystem final : public FileSystem {
- public:
-  RacingFileSystem(FileSystemRef inner, std::function<void()> before_commit)
-      : inner_(std::move(inner)), before_commit_(std::move(before_commit)) {}
-  Result<std::vector<FileInfo>> List(const std::string& d,
-                                     std::string_view s = {}) const override {
-    return inner_->List(d, s);
-  }
-  Result<std::string> ReadFile(const std::string& p) const override {
-    return inner_->ReadFile(p);
-  }
-  Result<std::string> ReadRange(const std::string& p, int64_t o,
-                                int64_t l) const override {
-    return inner_->ReadRange(p, o, l);
-  }
-  Result<FileInfo> Stat(const std::string& p) const override { return inner_->Stat(p); }
-  Result<bool> Exists(const std::string& p) const override { return inner_->Exists(p); }
-  Status PutIfAbsent(const std::string& p, std::string_view data) override {
-    if (before_commit_ && p.find("_delta_log") != std::string::npos) {
-      auto hook = std::move(before_commit_);
-      before_commit_ = nullptr;
-      hook();
-    }
-    return inner_->PutIfAbsent(p, data);
-  }
-  Status Write(const std::string& p, std::string_view d) override {
-    return inner_->Write(p, d);
-  }
-  Status Delete(const std::string& p) override { return inner_->Delete(p); }
-  Status CreateDirs(const std::string& d) override { return inner_->CreateDirs(d); }
-
- private:
-  FileSystemRef inner_;
-  std::function<void()> before_commit_;
-};
-
 void ConcurrentAppend(const std::string& path, int64_t id) {
   std::vector<BatchSource> sources;
   sources.push_back(Source({id}));
@@ -264,8 +227,8 @@ TEST(WriteTableTest, AppendRacingAppendRetriesAndSucceeds) {
   TempDir dir;
   const std::string path = dir.Join("t");
   MakeBaseTable(path);
-  auto fs = std::make_shared<RacingFileSystem>(MakeLocalFileSystem(),
-                                               [&] { ConcurrentAppend(path, 5000); });
+  auto fs = std::make_shared<testing::RacingFileSystem>(
+      MakeLocalFileSystem(), [&] { ConcurrentAppend(path, 5000); });
   std::vector<BatchSource> sources;
   sources.push_back(Source({6000}));
   auto result = WriteTable(fs, path, std::move(sources), {});
@@ -282,8 +245,8 @@ TEST(WriteTableTest, OverwriteRacingAppendConflictsAndLeavesNoTrace) {
   TempDir dir;
   const std::string path = dir.Join("t");
   MakeBaseTable(path);
-  auto fs = std::make_shared<RacingFileSystem>(MakeLocalFileSystem(),
-                                               [&] { ConcurrentAppend(path, 5000); });
+  auto fs = std::make_shared<testing::RacingFileSystem>(
+      MakeLocalFileSystem(), [&] { ConcurrentAppend(path, 5000); });
   WriteOptions options;
   options.mode = WriteMode::kOverwrite;
   std::vector<BatchSource> sources;
@@ -307,7 +270,7 @@ TEST(WriteTableTest, SchemaChangeRacingSchemaChangeConflicts) {
     return SourceFromReader("rows",
                             *arrow::RecordBatchReader::Make({batch}, batch->schema()));
   };
-  auto fs = std::make_shared<RacingFileSystem>(MakeLocalFileSystem(), [&] {
+  auto fs = std::make_shared<testing::RacingFileSystem>(MakeLocalFileSystem(), [&] {
     WriteOptions merge;
     merge.merge_schema = true;
     std::vector<BatchSource> sources;

@@ -21,6 +21,9 @@ char AsciiToLower(char c);
 std::string AsciiToLower(std::string_view s);
 std::string AsciiToUpper(std::string_view s);
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+/// `s` begins with `prefix`, ASCII case folded ("Delta.Constraints.x",
+/// "delta.constraints.").
+bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix);
 /// <0, 0, >0 like strcmp, after folding ASCII letters to lower case.
 int CompareIgnoreCase(std::string_view a, std::string_view b);
 

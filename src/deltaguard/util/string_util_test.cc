@@ -22,6 +22,10 @@ TEST(StringUtilTest, EqualsAndCompareIgnoreCase) {
   EXPECT_TRUE(EqualsIgnoreCase("Order_ID", "order_id"));
   EXPECT_TRUE(EqualsIgnoreCase("", ""));
   EXPECT_FALSE(EqualsIgnoreCase("abc", "abd"));
+  EXPECT_TRUE(StartsWithIgnoreCase("Delta.Constraints.x", "delta.constraints."));
+  EXPECT_TRUE(StartsWithIgnoreCase("abc", ""));
+  EXPECT_FALSE(StartsWithIgnoreCase("de", "delta"));
+  EXPECT_FALSE(StartsWithIgnoreCase("delta", "deltb"));
   EXPECT_FALSE(EqualsIgnoreCase("abc", "ab"));
   EXPECT_FALSE(EqualsIgnoreCase("\xc3\xa9", "\xc3\x89"));  // é vs É: not ASCII
   EXPECT_EQ(CompareIgnoreCase("ABC", "abc"), 0);
