@@ -99,3 +99,46 @@ def test_type_widening_without_column_mapping(spark, tmp_path):
     assert schema_spark(spark, path) == [
         ("id", "long", True), ("price", "decimal(10,4)", True), ("day", "date", True)]
     assert_same_table(path, spark, deltalake_known_issue=WIDENING_DELTALAKE)
+
+
+def test_char_varchar_limits_are_shared_with_spark(spark, tmp_path):
+    """CHAR/VARCHAR lengths live in field metadata that both engines enforce: Spark
+    refuses what breaks the limits we declared (also after our ADD COLUMNS and ALTER
+    COLUMN TYPE), and we refuse what breaks Spark's, nested ones included. Spark pads
+    CHAR values when it reads them; the files hold them unpadded, as we read them."""
+    ours = str(tmp_path / "ours")
+    t = f"delta.`{ours}`"
+    dg_sql(f"CREATE TABLE {t} (id BIGINT, code CHAR(3), name VARCHAR(4)) USING DELTA",
+           f"INSERT INTO {t} VALUES (1, 'ab', 'anna')",
+           f"ALTER TABLE {t} ADD COLUMNS (city VARCHAR(3))",
+           f"ALTER TABLE {t} ALTER COLUMN name TYPE VARCHAR(6)")
+    for bad in (f"INSERT INTO {t} VALUES (2, 'abcd', 'x', 'x')",
+                f"INSERT INTO {t} VALUES (2, 'a', 'abcdefg', 'x')",
+                f"INSERT INTO {t} VALUES (2, 'a', 'x', 'Lisbon')"):
+        with pytest.raises(Exception) as err:
+            spark.sql(bad).collect()
+        assert "DELTA_EXCEED_CHAR_VARCHAR_LIMIT" in str(err.value), str(err.value)[:2000]
+    spark.sql(f"INSERT INTO {t} VALUES (2, 'xyz', 'abcdef', 'Ams')").collect()
+    got = {r["id"]: r.asDict() for r in spark.read.format("delta").load(ours).collect()}
+    assert got == {1: {"id": 1, "code": "ab ", "name": "anna", "city": None},
+                   2: {"id": 2, "code": "xyz", "name": "abcdef", "city": "Ams"}}
+    assert by_id(rows_deltaguard(ours)) == {
+        1: {"id": 1, "code": "ab", "name": "anna", "city": None},
+        2: {"id": 2, "code": "xyz", "name": "abcdef", "city": "Ams"}}
+
+    theirs = str(tmp_path / "theirs")
+    t = f"delta.`{theirs}`"
+    spark.sql(f"CREATE TABLE {t} (id BIGINT, v VARCHAR(3), s STRUCT<x: VARCHAR(2)>) "
+              "USING DELTA").collect()
+    res = dg_sql(f"INSERT INTO {t} VALUES (1, 'abcd', NULL)", ok=False)
+    assert res.returncode == EXIT_REFUSED, res.describe()
+    assert "DELTA_EXCEED_CHAR_VARCHAR_LIMIT" in res.stderr, res.describe()
+    assert "column v is varchar(3)" in res.stderr, res.describe()
+    nested = tmp_path / "nested.json"
+    nested.write_text('{"id": 2, "v": "ok", "s": {"x": "long"}}\n')
+    res = run_cli("write", theirs, str(nested), "--format", "json")
+    assert res.returncode == EXIT_REFUSED, res.describe()
+    assert "column s.x is varchar(2)" in res.stderr, res.describe()
+    dg_sql(f"INSERT INTO {t} VALUES (3, 'abc', NULL)")
+    rows = by_id(assert_same_table(theirs, spark))
+    assert rows == {3: {"id": 3, "v": "abc", "s": None}}

@@ -9,6 +9,7 @@
 #include "deltaguard/evolution/alter_schema_internal.h"
 #include "deltaguard/evolution/type_changes.h"
 #include "deltaguard/evolution/type_rules.h"
+#include "deltaguard/schema/ddl.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -105,6 +106,85 @@ Result<SchemaRef> ChangeType(const SchemaRef& schema, const ResolvedPath& resolv
   out->changes.push_back(fmt::format("changed the type of column '{}' from {} to {}",
                                      shown, from->ToString(), to->ToString()));
   return updated;
+}
+
+// A top-level CHAR(n)/VARCHAR(n) spelled simply ("varchar(3)"), or nullopt.
+std::optional<CharVarcharLeaf> SimpleCharVarchar(const std::optional<std::string>& raw) {
+  if (!raw) return std::nullopt;
+  auto leaves = ParseCharVarcharLeaves(*raw);
+  if (!leaves || leaves->size() != 1 || !leaves->front().steps.empty()) {
+    return std::nullopt;
+  }
+  return leaves->front();
+}
+
+std::string Spelled(const std::optional<CharVarcharLeaf>& leaf) {
+  if (!leaf) return "STRING";
+  return fmt::format("{}({})", leaf->is_char ? "CHAR" : "VARCHAR", leaf->length);
+}
+
+// A type change to or from CHAR/VARCHAR (ChangeColumnSpec::char_varchar_type): only
+// the field metadata changes, the data stays `string`. nullopt when the change involves
+// no simple CHAR/VARCHAR and ChangeType decides.
+Result<std::optional<SchemaRef>> ChangeCharVarchar(const SchemaRef& schema,
+                                                   const ResolvedPath& resolved,
+                                                   const ChangeColumnSpec& spec,
+                                                   const AlterContext& context,
+                                                   SchemaAlteration* out) {
+  const bool top_level = resolved.path.size() == 1;
+  const std::optional<std::string> old_raw =
+      top_level ? resolved.field.metadata.GetString(kCharVarcharTypeKey) : std::nullopt;
+  const std::optional<std::string>& new_raw = spec.char_varchar_type;
+  if (!old_raw && !new_raw) return std::optional<SchemaRef>();
+  const std::string shown = FormatColumnPath(resolved.path);
+  const std::optional<CharVarcharLeaf> from = SimpleCharVarchar(old_raw);
+  const std::optional<CharVarcharLeaf> to = SimpleCharVarchar(new_raw);
+  auto refuse = [&](std::string_view from_text, std::string_view why) {
+    return MakeError(ErrorCode::kSchemaMismatch,
+                     "NOT_SUPPORTED_CHANGE_COLUMN: cannot change column '{}' of table "
+                     "'{}' from {} to {}: {}",
+                     shown, context.table_name, from_text, Spelled(to), why);
+  };
+  if (new_raw && !top_level) {
+    return refuse(resolved.type->ToString(),
+                  "CHAR/VARCHAR can only be declared on a top-level column (or with "
+                  "ADD COLUMNS for a new nested field)");
+  }
+  // Nested raw types (struct<x:varchar(2)>) and non-string targets: ChangeType refuses.
+  if ((old_raw && !from) || (new_raw && !to) ||
+      resolved.type->kind() != TypeKind::kString ||
+      (*spec.type)->kind() != TypeKind::kString) {
+    return std::optional<SchemaRef>();
+  }
+  if (to) {
+    if (!from) {
+      return refuse("STRING",
+                    "existing values may be longer; a STRING column cannot gain a length "
+                    "limit");
+    }
+    if (from->is_char && to->is_char && from->length != to->length) {
+      return refuse(Spelled(from), "a CHAR column's length cannot change (use VARCHAR)");
+    }
+    if (!from->is_char && to->is_char) {
+      return refuse(Spelled(from), "a VARCHAR column cannot become CHAR");
+    }
+    if (to->length < from->length) {
+      return refuse(Spelled(from),
+                    "that is a narrowing change; existing values may "
+                    "not fit");
+    }
+    if (from->is_char == to->is_char && from->length == to->length) return schema;
+  }
+  DELTA_ASSIGN_OR_RETURN(
+      auto updated,
+      EditFieldAt(*schema, resolved.path, [&](StructField f) -> Result<StructField> {
+        f.metadata = to ? f.metadata.With(kCharVarcharTypeKey, JsonQuote(*new_raw))
+                        : f.metadata.Without(kCharVarcharTypeKey);
+        return f;
+      }));
+  out->changes.push_back(fmt::format("changed the type of column '{}' from {} to {}",
+                                     shown, *old_raw, to ? *new_raw : "string"));
+  return std::optional<SchemaRef>(std::move(updated));
 }
 
 Result<SchemaRef> ChangeNullability(const SchemaRef& schema, const ResolvedPath& resolved,
@@ -219,8 +299,14 @@ Result<SchemaAlteration> ChangeColumnInSchema(const StructType& schema,
                        "ALTER COLUMN '{}' of table '{}': missing type",
                        FormatColumnPath(resolved.path), context.table_name);
     }
-    DELTA_ASSIGN_OR_RETURN(current,
-                           ChangeType(current, resolved, *spec.type, context, &out));
+    DELTA_ASSIGN_OR_RETURN(auto char_varchar,
+                           ChangeCharVarchar(current, resolved, spec, context, &out));
+    if (char_varchar) {
+      current = std::move(*char_varchar);
+    } else {
+      DELTA_ASSIGN_OR_RETURN(current,
+                             ChangeType(current, resolved, *spec.type, context, &out));
+    }
     DELTA_RETURN_IF_ERROR(reresolve());
   }
   if (spec.nullable) {

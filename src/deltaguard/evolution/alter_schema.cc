@@ -12,6 +12,7 @@
 #include "deltaguard/evolution/type_changes.h"
 #include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/protocol/write_protocol.h"
+#include "deltaguard/schema/ddl.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -143,6 +144,51 @@ Status CheckColumnMapping(std::string_view op_class, std::string_view verb,
                    EnableMappingHint(context.table_name));
 }
 
+// A CHAR/VARCHAR field added at `full` below a top-level column: Spark keeps every
+// length limit of a column in that column's raw type (ddl.h kCharVarcharTypeKey), so
+// the raw type is rebuilt from the column's new type with its old limits plus the new
+// field's (`raw`, relative to the field).
+Result<SchemaRef> RecordNestedCharVarchar(const StructType& schema, const Path& full,
+                                          const std::string& raw) {
+  const int top = schema.FieldIndexCaseInsensitive(full[0]);
+  if (top < 0) return std::make_shared<StructType>(schema.fields());
+  std::vector<StructField> fields = schema.fields();
+  StructField& column = fields[static_cast<size_t>(top)];
+  std::vector<CharVarcharLeaf> leaves;
+  if (auto old = column.metadata.GetString(kCharVarcharTypeKey)) {
+    if (auto parsed = ParseCharVarcharLeaves(*old)) leaves = std::move(*parsed);
+  }
+  // The steps from the column to the new field, directed by the types on the way.
+  std::vector<TypeStep> prefix;
+  const DataType* type = column.type.get();
+  for (size_t i = 1; i < full.size() && type != nullptr; ++i) {
+    if (type->kind() == TypeKind::kStruct) {
+      const auto& st = static_cast<const StructType&>(*type);
+      const int f = st.FieldIndexCaseInsensitive(full[i]);
+      prefix.push_back(TypeStep{TypeStep::Kind::kField, full[i]});
+      type = f < 0 ? nullptr : st.field(static_cast<size_t>(f)).type.get();
+    } else if (type->kind() == TypeKind::kArray) {
+      prefix.push_back(TypeStep{TypeStep::Kind::kElement, {}});
+      type = static_cast<const ArrayType&>(*type).element_type().get();
+    } else if (type->kind() == TypeKind::kMap) {
+      const auto& m = static_cast<const MapType&>(*type);
+      const bool key = EqualsIgnoreCase(full[i], "key");
+      prefix.push_back(TypeStep{key ? TypeStep::Kind::kKey : TypeStep::Kind::kValue, {}});
+      type = key ? m.key_type().get() : m.value_type().get();
+    } else {
+      type = nullptr;
+    }
+  }
+  DELTA_ASSIGN_OR_RETURN(auto added, ParseCharVarcharLeaves(raw));
+  for (CharVarcharLeaf& leaf : added) {
+    leaf.steps.insert(leaf.steps.begin(), prefix.begin(), prefix.end());
+    leaves.push_back(std::move(leaf));
+  }
+  column.metadata = column.metadata.With(
+      kCharVarcharTypeKey, JsonQuote(CatalogTypeString(*column.type, leaves)));
+  return std::make_shared<StructType>(std::move(fields));
+}
+
 }  // namespace
 
 std::string FormatColumnPath(const std::vector<std::string>& path) {
@@ -228,6 +274,10 @@ Result<SchemaAlteration> AddColumnsToSchema(const StructType& schema,
     field.nullable = true;
     if (spec.comment)
       field.metadata = field.metadata.With(kCommentKey, JsonQuote(*spec.comment));
+    if (spec.char_varchar_type && canonical_parent.empty()) {
+      field.metadata =
+          field.metadata.With(kCharVarcharTypeKey, JsonQuote(*spec.char_varchar_type));
+    }
     DELTA_ASSIGN_OR_RETURN(
         current,
         EditStructAt(
@@ -252,6 +302,10 @@ Result<SchemaAlteration> AddColumnsToSchema(const StructType& schema,
               return internal::MoveField(std::move(out_fields), index, *spec.position,
                                          canonical_parent, context.table_name);
             }));
+    if (spec.char_varchar_type && !canonical_parent.empty()) {
+      DELTA_ASSIGN_OR_RETURN(
+          current, RecordNestedCharVarchar(*current, full, *spec.char_varchar_type));
+    }
     out.columns.push_back(full);
     out.changes.push_back(fmt::format("added column '{}' ({}){}", FormatColumnPath(full),
                                       field.type->ToString(),

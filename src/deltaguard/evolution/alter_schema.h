@@ -66,6 +66,10 @@ struct NewColumnSpec {
   std::optional<std::string> comment;
   bool not_null = false;  ///< always refused; kept so the refusal can say why
   std::optional<ColumnPosition> position;
+  /// Declared CHAR(n)/VARCHAR(n) (also nested, e.g. "array<varchar(3)>"): Spark's raw
+  /// type, stored as the field's __CHAR_VARCHAR_TYPE_STRING metadata (schema/ddl.h) so
+  /// the length is enforced on writes, as for columns created with the table.
+  std::optional<std::string> char_varchar_type;
 };
 
 /// ALTER COLUMN / CHANGE COLUMN: each set member is one change, applied in the order
@@ -75,6 +79,13 @@ struct ChangeColumnSpec {
   std::optional<bool> nullable;  ///< false = SET NOT NULL, true = DROP NOT NULL
   std::optional<std::string> comment;
   std::optional<ColumnPosition> position;
+  /// With `type`: the new type's Spark raw spelling when it declares CHAR/VARCHAR
+  /// (e.g. "varchar(10)"; ddl.h CharVarcharTypeString). A top-level CHAR/VARCHAR column
+  /// changes as Spark allows: varchar(a) -> varchar(b >= a), char(a) -> varchar(b >=
+  /// a), either -> string (the limit goes); string -> char/varchar, char -> char of
+  /// another length, varchar -> char and any narrowing are refused
+  /// (NOT_SUPPORTED_CHANGE_COLUMN), as is CHAR/VARCHAR on a nested field.
+  std::optional<std::string> char_varchar_type;
 };
 
 /// A CHECK constraint (or legacy invariant) and the column paths its expression reads;

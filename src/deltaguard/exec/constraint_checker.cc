@@ -11,6 +11,7 @@
 #include <chrono>
 #include <utility>
 
+#include "deltaguard/exec/char_varchar_check.h"
 #include "deltaguard/exec/expr_eval.h"
 #include "deltaguard/exec/result_format.h"
 #include "deltaguard/expr/parser.h"
@@ -143,6 +144,48 @@ DataTypeRef PlainType(const DataTypeRef& type) {
   }
 }
 
+// Up to `max_samples` violating rows, each rendered with the limit's top-level column.
+std::vector<std::string> TooLongSamples(const CharVarcharLimit& limit,
+                                        const arrow::RecordBatch& batch,
+                                        const TooLongRows& rows, size_t max_samples) {
+  std::vector<std::string> out;
+  SampleColumns cols;
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    if (EqualsIgnoreCase(batch.schema()->field(i)->name(), limit.column)) {
+      cols.names.push_back(batch.schema()->field(i)->name());
+      cols.values.push_back(batch.column(i));
+      break;
+    }
+  }
+  for (size_t i = 0; i < rows.rows.size() && out.size() < max_samples; ++i) {
+    if (rows.rows[i]) out.push_back(RenderRow(cols, static_cast<int64_t>(i)));
+  }
+  return out;
+}
+
+// DELTA_EXCEED_CHAR_VARCHAR_LIMIT with the column, its type, the rows, the longest
+// value, Spark's check, and the deliberate way out (a wider type) for a top-level one.
+Error TooLongError(const std::string& table, const CharVarcharLimit& limit,
+                   const TooLongRows& rows, const std::vector<std::string>& samples) {
+  std::string out = fmt::format(
+      "DELTA_EXCEED_CHAR_VARCHAR_LIMIT: table '{}': column {} is {} and {} row{} hold{} "
+      "a longer value (up to {} characters)",
+      table, limit.Path(), limit.TypeName(), rows.count, rows.count == 1 ? "" : "s",
+      rows.count == 1 ? "s" : "", rows.longest);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    out += i ? ", " : ", e.g. ";
+    out += samples[i];
+  }
+  out += fmt::format("; failed check: {}. Values are never truncated", limit.CheckText());
+  if (limit.leaf.steps.empty()) {
+    out += fmt::format(
+        "; to accept them widen the column: ALTER TABLE {} ALTER COLUMN {} TYPE "
+        "VARCHAR({})",
+        table, limit.column, rows.longest);
+  }
+  return MakeError(ErrorCode::kConstraintViolation, "{}", out);
+}
+
 int64_t NowMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -187,12 +230,19 @@ Result<ConstraintChecker> ConstraintChecker::Make(const Metadata& metadata,
   if (!bound) {
     return WithContext(bound.error(), fmt::format("table '{}'", table_name));
   }
-  return ConstraintChecker(std::move(*bound), std::move(table_name));
+  auto limits = CharVarcharLimits(schema);
+  if (!limits) {
+    return WithContext(limits.error(), fmt::format("table '{}'", table_name));
+  }
+  return ConstraintChecker(std::move(*bound), std::move(*limits), std::move(table_name));
 }
 
 ConstraintChecker::ConstraintChecker(std::vector<BoundConstraint> constraints,
+                                     std::vector<CharVarcharLimit> limits,
                                      std::string table_name)
-    : constraints_(std::move(constraints)), table_name_(std::move(table_name)) {}
+    : constraints_(std::move(constraints)),
+      limits_(std::move(limits)),
+      table_name_(std::move(table_name)) {}
 
 Result<std::optional<ConstraintViolation>> ConstraintChecker::FirstViolation(
     const arrow::RecordBatch& batch, size_t max_samples) const {
@@ -206,6 +256,13 @@ Result<std::optional<ConstraintViolation>> ConstraintChecker::FirstViolation(
     v.count = count;
     DELTA_RETURN_IF_ERROR(
         AddSamples(*c.predicate, c.columns, batch, *result, max_samples, &v.samples));
+    return std::optional<ConstraintViolation>(std::move(v));
+  }
+  for (const auto& limit : limits_) {
+    DELTA_ASSIGN_OR_RETURN(TooLongRows rows, FindTooLong(limit, batch));
+    if (rows.count == 0) continue;
+    ConstraintViolation v{std::string(kReservedConstraintName), limit.CheckText(),
+                          rows.count, TooLongSamples(limit, batch, rows, max_samples)};
     return std::optional<ConstraintViolation>(std::move(v));
   }
   return std::optional<ConstraintViolation>();
@@ -223,6 +280,11 @@ Status ConstraintChecker::Check(const arrow::RecordBatch& batch) const {
                      "DELTA_VIOLATE_CONSTRAINT_WITH_VALUES: table '{}': {}", table_name_,
                      DescribeViolation(c.constraint.Describe(), v));
   }
+  for (const auto& limit : limits_) {
+    DELTA_ASSIGN_OR_RETURN(TooLongRows rows, FindTooLong(limit, batch));
+    if (rows.count == 0) continue;
+    return TooLongError(table_name_, limit, rows, TooLongSamples(limit, batch, rows, 5));
+  }
   return OkStatus();
 }
 
@@ -238,6 +300,17 @@ Result<SplitBatch> ConstraintChecker::Split(
     for (int64_t i = 0; i < n; ++i) {
       if (first_violated[i] < 0 && !Passes(*result, i)) {
         first_violated[i] = static_cast<int32_t>(ci);
+        ++num_violating;
+      }
+    }
+  }
+  // Length limits are numbered after the constraints.
+  for (size_t li = 0; li < limits_.size(); ++li) {
+    DELTA_ASSIGN_OR_RETURN(TooLongRows rows, FindTooLong(limits_[li], *batch));
+    if (rows.count == 0) continue;
+    for (int64_t i = 0; i < n; ++i) {
+      if (first_violated[i] < 0 && rows.rows[i]) {
+        first_violated[i] = static_cast<int32_t>(constraints_.size() + li);
         ++num_violating;
       }
     }
@@ -279,9 +352,11 @@ Result<SplitBatch> ConstraintChecker::Split(
   const int64_t now = now_micros >= 0 ? now_micros : NowMicros();
   for (int64_t i = 0; i < n; ++i) {
     if (first_violated[i] < 0) continue;
-    DELTA_ARROW_RETURN_NOT_OK(
-        names.Append(constraints_[first_violated[i]].constraint.Describe()),
-        ErrorCode::kInternal, context);
+    const size_t which = static_cast<size_t>(first_violated[i]);
+    const std::string name = which < constraints_.size()
+                                 ? constraints_[which].constraint.Describe()
+                                 : limits_[which - constraints_.size()].Describe();
+    DELTA_ARROW_RETURN_NOT_OK(names.Append(name), ErrorCode::kInternal, context);
     DELTA_ARROW_RETURN_NOT_OK(times.Append(now), ErrorCode::kInternal, context);
   }
   std::shared_ptr<arrow::Array> names_array;

@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "deltaguard/constraints/char_varchar.h"
 #include "deltaguard/constraints/constraints.h"
 #include "deltaguard/log/snapshot.h"
 #include "deltaguard/util/result.h"
@@ -79,27 +80,34 @@ struct SplitBatch {
   int64_t num_violating = 0;
 };
 
-/// Evaluates the CHECK constraints and invariants of one table over batches in the
-/// table's logical schema (columns matched by name, case-insensitively). A row violates
-/// a constraint when the predicate is FALSE or NULL. Immutable after Make; safe to use
-/// from several threads.
+/// Evaluates the CHECK constraints, invariants and CHAR/VARCHAR length limits of one
+/// table over batches in the table's logical schema (columns matched by name,
+/// case-insensitively). A row violates a constraint when the predicate is FALSE or NULL,
+/// and a limit when a value it covers is longer (constraints/char_varchar.h). Order, as
+/// in Spark's Constraints.getAll: CHECK constraints, invariants, then length limits.
+/// Immutable after Make; safe to use from several threads.
 class ConstraintChecker {
  public:
-  /// Bind every constraint of the table (constraints/constraints.h BindAllConstraints;
-  /// CHECK constraints first, then invariants). A constraint that no longer binds is an
-  /// error naming it: the write cannot proceed without enforcing it.
+  /// Bind every constraint of the table (constraints/constraints.h BindAllConstraints)
+  /// and read its length limits (CharVarcharLimits). A constraint that no longer binds
+  /// is an error naming it: the write cannot proceed without enforcing it.
   static Result<ConstraintChecker> Make(const Metadata& metadata,
                                         const StructType& schema, std::string table_name);
-  ConstraintChecker(std::vector<BoundConstraint> constraints, std::string table_name);
+  ConstraintChecker(std::vector<BoundConstraint> constraints,
+                    std::vector<CharVarcharLimit> limits, std::string table_name);
 
-  bool empty() const { return constraints_.empty(); }
+  bool empty() const { return constraints_.empty() && limits_.empty(); }
   const std::vector<BoundConstraint>& constraints() const { return constraints_; }
+  const std::vector<CharVarcharLimit>& limits() const { return limits_; }
 
   /// OK when every row satisfies every constraint; otherwise kConstraintViolation for
   /// the first violated constraint (checker order):
   /// "DELTA_VIOLATE_CONSTRAINT_WITH_VALUES: table 't': CHECK constraint c (a > 0)
   /// violated by 3 rows, e.g. {a: -1}, {a: 0}, {a: NULL}". Evaluation errors (overflow
-  /// in the expression, ...) are returned naming the constraint.
+  /// in the expression, ...) are returned naming the constraint. A length limit fails
+  /// with kConstraintViolation "DELTA_EXCEED_CHAR_VARCHAR_LIMIT: table 't': column v is
+  /// varchar(3) and 2 rows hold longer values (up to 6 characters), e.g. ...", naming
+  /// Spark's check and the ALTER that would widen the column. Values are never cut.
   Status Check(const arrow::RecordBatch& batch) const;
 
   /// The first violated constraint with its count and up to `max_samples` rows, or
@@ -113,6 +121,7 @@ class ConstraintChecker {
 
  private:
   std::vector<BoundConstraint> constraints_;
+  std::vector<CharVarcharLimit> limits_;
   std::string table_name_;
 };
 

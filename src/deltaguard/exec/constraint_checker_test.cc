@@ -41,7 +41,7 @@ class ConstraintCheckerTest : public ::testing::Test {
   ConstraintChecker Checker(StringMap config) {
     auto c = ConstraintChecker::Make(WithConfig(std::move(config)), *schema_, "/t");
     EXPECT_TRUE(c) << c.error().ToString();
-    return c ? std::move(*c) : ConstraintChecker({}, "/t");
+    return c ? std::move(*c) : ConstraintChecker({}, {}, "/t");
   }
 
   SchemaRef schema_;

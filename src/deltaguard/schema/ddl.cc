@@ -1,6 +1,7 @@
 #include "deltaguard/schema/ddl.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "deltaguard/util/string_util.h"
@@ -8,9 +9,7 @@
 namespace deltaguard {
 namespace {
 
-// Spark's metadata key for a column declared CHAR(n)/VARCHAR(n) but stored as string
-// (Spark CharVarcharUtils; see the protocol digest §3).
-constexpr std::string_view kCharVarcharKey = "__CHAR_VARCHAR_TYPE_STRING";
+constexpr std::string_view kCharVarcharKey = kCharVarcharTypeKey;
 
 // A parsed type plus its Spark catalog spelling ("int", "varchar(5)", "struct<a:int>"),
 // which is only needed for the char/varchar metadata.
@@ -36,6 +35,23 @@ class DdlParser {
     DELTA_ASSIGN_OR_RETURN(ParsedType t, ParseType());
     DELTA_RETURN_IF_ERROR(ExpectEnd());
     return t.type;
+  }
+
+  Result<std::optional<std::string>> ParseCharVarcharType() {
+    DELTA_RETURN_IF_ERROR(CheckUtf8());
+    DELTA_ASSIGN_OR_RETURN(ParsedType t, ParseType());
+    DELTA_RETURN_IF_ERROR(ExpectEnd());
+    if (!t.has_char) return std::optional<std::string>();
+    return std::optional<std::string>(std::move(t.catalog));
+  }
+
+  Result<std::vector<CharVarcharLeaf>> ParseLeaves() {
+    std::vector<CharVarcharLeaf> leaves;
+    leaves_ = &leaves;
+    auto parsed = ParseSingleType();
+    leaves_ = nullptr;
+    if (!parsed) return parsed.error();
+    return leaves;
   }
 
   Result<SchemaRef> ParseColumns() {
@@ -250,20 +266,28 @@ class DdlParser {
       DELTA_RETURN_IF_ERROR(Expect(')', "after the length"));
       std::string catalog =
           fmt::format("{}({})", word == "VARCHAR" ? "varchar" : "char", length);
+      if (leaves_ != nullptr) {
+        leaves_->push_back(CharVarcharLeaf{steps_, word != "VARCHAR", length});
+      }
       return ParsedType{DataType::String(), std::move(catalog), true};
     }
     if (word == "ARRAY") {
       DELTA_RETURN_IF_ERROR(Expect('<', "after ARRAY"));
+      steps_.push_back(TypeStep{TypeStep::Kind::kElement, {}});
       DELTA_ASSIGN_OR_RETURN(ParsedType element, ParseType());
+      steps_.pop_back();
       DELTA_RETURN_IF_ERROR(Expect('>', "to close ARRAY<"));
       return ParsedType{std::make_shared<ArrayType>(element.type, true),
                         "array<" + element.catalog + ">", element.has_char};
     }
     if (word == "MAP") {
       DELTA_RETURN_IF_ERROR(Expect('<', "after MAP"));
+      steps_.push_back(TypeStep{TypeStep::Kind::kKey, {}});
       DELTA_ASSIGN_OR_RETURN(ParsedType key, ParseType());
+      steps_.back().kind = TypeStep::Kind::kValue;
       DELTA_RETURN_IF_ERROR(Expect(',', "between the MAP key and value types"));
       DELTA_ASSIGN_OR_RETURN(ParsedType value, ParseType());
+      steps_.pop_back();
       DELTA_RETURN_IF_ERROR(Expect('>', "to close MAP<"));
       return ParsedType{std::make_shared<MapType>(key.type, value.type, true),
                         fmt::format("map<{},{}>", key.catalog, value.catalog),
@@ -327,7 +351,9 @@ class DdlParser {
     StructField field;
     DELTA_ASSIGN_OR_RETURN(field.name, ParseName());
     if (allow_colon) Consume(':');
+    if (!top_level) steps_.push_back(TypeStep{TypeStep::Kind::kField, field.name});
     DELTA_ASSIGN_OR_RETURN(ParsedType parsed, ParseType());
+    if (!top_level) steps_.pop_back();
     field.type = parsed.type;
     std::vector<FieldMetadata::Entry> metadata;
     bool seen_not_null = false;
@@ -381,6 +407,9 @@ class DdlParser {
   std::string_view text_;
   size_t pos_ = 0;
   int depth_ = 0;
+  // ParseLeaves only: the path to the type being parsed, and where leaves go.
+  std::vector<TypeStep> steps_;
+  std::vector<CharVarcharLeaf>* leaves_ = nullptr;
 };
 
 }  // namespace
@@ -391,6 +420,113 @@ Result<DataTypeRef> ParseDdlType(std::string_view text) {
 
 Result<SchemaRef> ParseDdlSchema(std::string_view text) {
   return DdlParser(text).ParseColumns();
+}
+
+Result<std::vector<CharVarcharLeaf>> ParseCharVarcharLeaves(std::string_view text) {
+  return DdlParser(text).ParseLeaves();
+}
+
+Result<std::optional<std::string>> CharVarcharTypeString(std::string_view text) {
+  return DdlParser(text).ParseCharVarcharType();
+}
+
+namespace {
+
+// Spark's catalog name of a primitive type (Delta's JSON names differ for integers).
+std::string CatalogName(const DataType& type) {
+  switch (type.kind()) {
+    case TypeKind::kLong:
+      return "bigint";
+    case TypeKind::kInteger:
+      return "int";
+    case TypeKind::kShort:
+      return "smallint";
+    case TypeKind::kByte:
+      return "tinyint";
+    default:
+      return type.TypeName();
+  }
+}
+
+std::string BacktickQuote(std::string_view name) {
+  std::string out = "`";
+  for (char c : name) out += c == '`' ? std::string("``") : std::string(1, c);
+  return out + "`";
+}
+
+bool SameStep(const TypeStep& a, const TypeStep& b) {
+  return a.kind == b.kind &&
+         (a.kind != TypeStep::Kind::kField || EqualsIgnoreCase(a.field, b.field));
+}
+
+// Spark's DataType.catalogString, with `leaves` (paths relative to `type`, `depth`
+// steps consumed) spelled as CHAR/VARCHAR where they end on a string.
+void AppendCatalog(const DataType& type, const std::vector<CharVarcharLeaf>& leaves,
+                   std::vector<TypeStep>* path, std::string* out) {
+  switch (type.kind()) {
+    case TypeKind::kStruct: {
+      *out += "struct<";
+      const auto& fields = static_cast<const StructType&>(type).fields();
+      for (size_t i = 0; i < fields.size(); ++i) {
+        if (i > 0) *out += ",";
+        // Spark quotes a name only where its parser needs it.
+        bool plain = !fields[i].name.empty();
+        for (char c : fields[i].name) {
+          plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+        }
+        *out += plain ? fields[i].name : BacktickQuote(fields[i].name);
+        *out += ":";
+        path->push_back(TypeStep{TypeStep::Kind::kField, fields[i].name});
+        AppendCatalog(*fields[i].type, leaves, path, out);
+        path->pop_back();
+      }
+      *out += ">";
+      return;
+    }
+    case TypeKind::kArray:
+      *out += "array<";
+      path->push_back(TypeStep{TypeStep::Kind::kElement, {}});
+      AppendCatalog(*static_cast<const ArrayType&>(type).element_type(), leaves, path,
+                    out);
+      path->pop_back();
+      *out += ">";
+      return;
+    case TypeKind::kMap: {
+      const auto& m = static_cast<const MapType&>(type);
+      *out += "map<";
+      path->push_back(TypeStep{TypeStep::Kind::kKey, {}});
+      AppendCatalog(*m.key_type(), leaves, path, out);
+      *out += ",";
+      path->back().kind = TypeStep::Kind::kValue;
+      AppendCatalog(*m.value_type(), leaves, path, out);
+      path->pop_back();
+      *out += ">";
+      return;
+    }
+    default:
+      break;
+  }
+  if (type.kind() == TypeKind::kString) {
+    for (const CharVarcharLeaf& leaf : leaves) {
+      if (leaf.steps.size() != path->size() ||
+          !std::equal(leaf.steps.begin(), leaf.steps.end(), path->begin(), SameStep)) {
+        continue;
+      }
+      *out += fmt::format("{}({})", leaf.is_char ? "char" : "varchar", leaf.length);
+      return;
+    }
+  }
+  *out += CatalogName(type);
+}
+
+}  // namespace
+
+std::string CatalogTypeString(const DataType& type,
+                              const std::vector<CharVarcharLeaf>& leaves) {
+  std::string out;
+  std::vector<TypeStep> path;
+  AppendCatalog(type, leaves, &path, &out);
+  return out;
 }
 
 }  // namespace deltaguard

@@ -4,7 +4,11 @@
 /// CLI and for tests that state schemas compactly.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "deltaguard/schema/data_type.h"
 
@@ -26,5 +30,42 @@ Result<DataTypeRef> ParseDdlType(std::string_view text);
 /// `__CHAR_VARCHAR_TYPE_STRING` with Spark's catalog spelling, e.g. "varchar(10)".
 /// Names must be unique case-insensitively at every level.
 Result<SchemaRef> ParseDdlSchema(std::string_view text);
+
+/// Spark's field metadata key for a column declared CHAR(n)/VARCHAR(n) and stored as
+/// `string` (protocol digest §3). It sits on the TOP-LEVEL column only and holds the
+/// column's whole raw type, e.g. "varchar(10)", "struct<x:varchar(2)>",
+/// "array<char(3)>", "map<string,varchar(4)>".
+inline constexpr std::string_view kCharVarcharTypeKey = "__CHAR_VARCHAR_TYPE_STRING";
+
+/// One step from a type down to a nested type.
+struct TypeStep {
+  enum class Kind : uint8_t { kField, kElement, kKey, kValue };
+  Kind kind = Kind::kField;
+  std::string field;  ///< kField: the struct field name as written; empty otherwise
+};
+
+/// One CHAR(n)/VARCHAR(n) inside a type: the steps from the type's root to it (empty
+/// for the root itself), which of the two, and the length n.
+struct CharVarcharLeaf {
+  std::vector<TypeStep> steps;
+  bool is_char = false;
+  int32_t length = 0;
+};
+
+/// Parse a type (same grammar as ParseDdlType, so Spark's raw type strings parse) and
+/// list its CHAR/VARCHAR leaves in text order; empty when it has none.
+Result<std::vector<CharVarcharLeaf>> ParseCharVarcharLeaves(std::string_view text);
+
+/// The Spark raw type string to store under kCharVarcharTypeKey for a type written as
+/// `text` ("VARCHAR(10)" -> "varchar(10)", "Array<Char(2)>" -> "array<char(2)>"), or
+/// nullopt when it declares no CHAR/VARCHAR. kParseError as ParseDdlType.
+Result<std::optional<std::string>> CharVarcharTypeString(std::string_view text);
+
+/// Spark's catalog spelling of `type` ("bigint", "struct<a:int,b:array<string>>"), with
+/// the string leaves listed in `leaves` spelled as their CHAR/VARCHAR; leaves whose path
+/// does not lead to a string in `type` are left out. For rebuilding a column's raw type
+/// after a nested field is added.
+std::string CatalogTypeString(const DataType& type,
+                              const std::vector<CharVarcharLeaf>& leaves);
 
 }  // namespace deltaguard

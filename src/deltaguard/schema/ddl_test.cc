@@ -222,3 +222,90 @@ TEST(DdlSchemaTest, ErrorsInColumnLists) {
 
 }  // namespace
 }  // namespace deltaguard
+
+namespace deltaguard {
+namespace {
+
+std::string Steps(const CharVarcharLeaf& leaf) {
+  std::string out;
+  for (const TypeStep& s : leaf.steps) {
+    if (!out.empty()) out += ".";
+    switch (s.kind) {
+      case TypeStep::Kind::kField:
+        out += "f:" + s.field;
+        break;
+      case TypeStep::Kind::kElement:
+        out += "element";
+        break;
+      case TypeStep::Kind::kKey:
+        out += "key";
+        break;
+      case TypeStep::Kind::kValue:
+        out += "value";
+        break;
+    }
+  }
+  return out;
+}
+
+TEST(CharVarcharLeavesTest, ListsEveryCharAndVarcharWithItsPath) {
+  auto leaves = ParseCharVarcharLeaves(
+      "struct<a:varchar(5),b:int,c:array<char(2)>,d:map<char(1),struct<e:varchar(3)>>>");
+  ASSERT_TRUE(leaves) << leaves.error().ToString();
+  ASSERT_EQ(leaves->size(), 4u);
+  EXPECT_EQ(Steps((*leaves)[0]), "f:a");
+  EXPECT_FALSE((*leaves)[0].is_char);
+  EXPECT_EQ((*leaves)[0].length, 5);
+  EXPECT_EQ(Steps((*leaves)[1]), "f:c.element");
+  EXPECT_TRUE((*leaves)[1].is_char);
+  EXPECT_EQ(Steps((*leaves)[2]), "f:d.key");
+  EXPECT_EQ(Steps((*leaves)[3]), "f:d.value.f:e");
+  EXPECT_EQ((*leaves)[3].length, 3);
+
+  auto plain = ParseCharVarcharLeaves("VARCHAR(10)");
+  ASSERT_TRUE(plain);
+  ASSERT_EQ(plain->size(), 1u);
+  EXPECT_TRUE(plain->front().steps.empty());
+  EXPECT_EQ(plain->front().length, 10);
+  auto none = ParseCharVarcharLeaves("map<string,int>");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+  EXPECT_FALSE(ParseCharVarcharLeaves("varchar(x)"));
+  EXPECT_FALSE(ParseCharVarcharLeaves("varchar(3) trailing"));
+}
+
+TEST(CharVarcharLeavesTest, TypeStringIsSparksLowerCaseSpelling) {
+  auto s = CharVarcharTypeString("Array< VarChar(3) >");
+  ASSERT_TRUE(s) << s.error().ToString();
+  EXPECT_EQ(*s, "array<varchar(3)>");
+  auto none = CharVarcharTypeString("BIGINT");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(none->has_value());
+  EXPECT_FALSE(CharVarcharTypeString("CHAR("));
+}
+
+TEST(CharVarcharLeavesTest, CatalogStringRebuildsTheRawType) {
+  auto type = ParseDdlType(
+      "STRUCT<x: STRING, `odd name`: BIGINT, l: ARRAY<STRUCT<y: STRING>>, "
+      "m: MAP<STRING, SMALLINT>, d: DECIMAL(10,2)>");
+  ASSERT_TRUE(type) << type.error().ToString();
+  auto leaves = ParseCharVarcharLeaves("struct<x:varchar(2),l:array<struct<y:char(4)>>>");
+  ASSERT_TRUE(leaves);
+  EXPECT_EQ(CatalogTypeString(**type, *leaves),
+            "struct<x:varchar(2),`odd name`:bigint,l:array<struct<y:char(4)>>,"
+            "m:map<string,smallint>,d:decimal(10,2)>");
+  // The rebuilt string parses back to the same leaves.
+  auto again = ParseCharVarcharLeaves(CatalogTypeString(**type, *leaves));
+  ASSERT_TRUE(again) << again.error().ToString();
+  ASSERT_EQ(again->size(), 2u);
+  EXPECT_EQ((*again)[1].length, 4);
+  // A leaf whose path is not a string in the type is left out.
+  auto stale = ParseCharVarcharLeaves("struct<d:varchar(3),gone:char(1)>");
+  ASSERT_TRUE(stale);
+  EXPECT_EQ(CatalogTypeString(**type, *stale),
+            "struct<x:string,`odd name`:bigint,l:array<struct<y:string>>,"
+            "m:map<string,smallint>,d:decimal(10,2)>");
+}
+
+}  // namespace
+}  // namespace deltaguard

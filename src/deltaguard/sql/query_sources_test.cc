@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -38,9 +39,14 @@ TEST_F(QuerySourcesTest, TimeTravelByVersionAndTimestamp) {
   EXPECT_THAT(Query("SELECT count(*) FROM orders"), ElementsAre("6"));
   EXPECT_THAT(Query("SELECT count(*) FROM orders VERSION AS OF 1"), ElementsAre("5"));
   EXPECT_THAT(Query("SELECT count(*) FROM orders VERSION AS OF 0"), ElementsAre("0"));
+  auto v0 = OpenSnapshot(fs_, path, SnapshotSpec{0, std::nullopt});
   auto v1 = OpenSnapshot(fs_, path, SnapshotSpec{1, std::nullopt});
+  ASSERT_TRUE(v0);
   ASSERT_TRUE(v1);
-  std::string ts = FormatTimestampMs((*v1)->timestamp_ms());
+  // v0 and v1 may share a millisecond: commit times are then made increasing (v1 is
+  // read as v0 + 1 ms, log/history.h), as Spark does.
+  std::string ts =
+      FormatTimestampMs(std::max((*v1)->timestamp_ms(), (*v0)->timestamp_ms() + 1));
   EXPECT_THAT(Query("SELECT count(*) FROM orders TIMESTAMP AS OF '" + ts + "'"),
               ElementsAre("5"));
   EXPECT_THAT(

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "deltaguard/evolution/alter_schema.h"
+#include "deltaguard/schema/ddl.h"
 #include "deltaguard/sql/session_internal.h"
 #include "deltaguard/table/alter.h"
 #include "deltaguard/table/constraints_ddl.h"
@@ -85,6 +86,7 @@ struct ActionRunner {
       spec.path.push_back(c.field.name);
       spec.type = c.field.type;
       spec.comment = c.field.comment();
+      spec.char_varchar_type = c.field.metadata.GetString(kCharVarcharTypeKey);
       spec.not_null = !c.field.nullable;
       spec.position = ToPosition(c.placement);
       names.push_back(DottedName(spec.path));
@@ -128,7 +130,10 @@ struct ActionRunner {
     std::vector<std::string> what;
     if (a.type) {
       spec.type = a.type;
-      what.push_back(fmt::format("type {}", SparkTypeString(*a.type)));
+      DELTA_ASSIGN_OR_RETURN(spec.char_varchar_type, CharVarcharTypeString(a.type_text));
+      what.push_back(fmt::format("type {}", spec.char_varchar_type
+                                                ? *spec.char_varchar_type
+                                                : SparkTypeString(*a.type)));
     }
     if (a.nullable) {
       spec.nullable = a.nullable;

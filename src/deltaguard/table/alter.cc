@@ -15,6 +15,7 @@
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/schema/column_path.h"
+#include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/table/alter_internal.h"
 #include "deltaguard/table/table.h"
@@ -258,6 +259,10 @@ Result<AlterResult> AddColumns(FileSystemRef fs, const std::string& path,
     StructField field{columns[i].path.back(), columns[i].type, true, {}};
     if (columns[i].comment) {
       field.metadata = field.metadata.With(kCommentKey, JsonQuote(*columns[i].comment));
+    }
+    if (columns[i].char_varchar_type) {
+      field.metadata = field.metadata.With(kCharVarcharTypeKey,
+                                           JsonQuote(*columns[i].char_varchar_type));
     }
     if (i > 0) array += ",";
     array += "{\"column\":" + FieldJson(alteration.columns[i], field);

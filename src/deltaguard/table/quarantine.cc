@@ -44,7 +44,8 @@ Result<ConstraintChecker> MakeChecker(const Snapshot& snapshot, const std::strin
   DELTA_ASSIGN_OR_RETURN(auto rest,
                          BindAllConstraints(snapshot.metadata(), *snapshot.schema()));
   for (auto& b : rest) bound.push_back(std::move(b));
-  return ConstraintChecker(std::move(bound), path);
+  DELTA_ASSIGN_OR_RETURN(auto limits, CharVarcharLimits(*snapshot.schema()));
+  return ConstraintChecker(std::move(bound), std::move(limits), path);
 }
 
 struct Input {
