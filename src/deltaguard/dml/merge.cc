@@ -3,6 +3,7 @@
 
 #include "deltaguard/dml/merge.h"
 
+#include <arrow/array/concatenate.h>
 #include <arrow/array/util.h>
 #include <arrow/table.h>
 #include <fmt/format.h>
@@ -257,6 +258,37 @@ class MergeRun {
     return out;
   }
 
+  // One batch of the source rows, built column by column: each column's chunks are
+  // released once it is concatenated, so the peak is the source plus one column, not
+  // twice the source (as concatenating whole batches would need).
+  Result<std::shared_ptr<arrow::RecordBatch>> CombineSource(
+      std::vector<std::shared_ptr<arrow::RecordBatch>> batches, int64_t num_rows) {
+    const int num_columns = plan_.source_arrow->num_fields();
+    std::vector<arrow::ArrayVector> chunks(static_cast<size_t>(num_columns));
+    for (auto& batch : batches) {
+      for (int c = 0; c < num_columns; ++c) chunks[c].push_back(batch->column(c));
+      batch.reset();
+    }
+    std::vector<std::shared_ptr<arrow::Array>> columns;
+    for (int c = 0; c < num_columns; ++c) {
+      if (chunks[c].size() == 1) {
+        columns.push_back(std::move(chunks[c][0]));
+      } else if (chunks[c].empty()) {
+        DELTA_ARROW_ASSIGN_OR_RETURN(
+            auto empty, arrow::MakeArrayOfNull(plan_.source_arrow->field(c)->type(), 0),
+            ErrorCode::kInternal, "MERGE source");
+        columns.push_back(std::move(empty));
+      } else {
+        DELTA_ARROW_ASSIGN_OR_RETURN(auto column, arrow::Concatenate(chunks[c]),
+                                     ErrorCode::kInternal, "MERGE source");
+        columns.push_back(std::move(column));
+      }
+      chunks[c].clear();
+      chunks[c].shrink_to_fit();
+    }
+    return arrow::RecordBatch::Make(plan_.source_arrow, num_rows, std::move(columns));
+  }
+
   Status ReadSource(BatchSource& source) {
     auto conformer = BatchConformer::Make(plan_.source_schema, source.schema,
                                           ConformOptions{false, source.name});
@@ -280,11 +312,7 @@ class MergeRun {
       row += batch->num_rows();
       batches.push_back(std::move(*conformed));
     }
-    DELTA_ARROW_ASSIGN_OR_RETURN(
-        auto table, arrow::Table::FromRecordBatches(plan_.source_arrow, batches),
-        ErrorCode::kInternal, "MERGE source");
-    DELTA_ARROW_ASSIGN_OR_RETURN(auto combined, table->CombineChunksToBatch(),
-                                 ErrorCode::kInternal, "MERGE source");
+    DELTA_ASSIGN_OR_RETURN(auto combined, CombineSource(std::move(batches), row));
     DELTA_ASSIGN_OR_RETURN(source_,
                            dml_internal::Qualified(combined, plan_.source_alias));
     result_->num_source_rows = source_->num_rows();

@@ -42,7 +42,9 @@
 ///     append is rebased over (like Databricks' WriteSerializable). Any failure deletes
 ///     the files written; nothing is committed.
 ///  8. The source is read once into memory (hash join on the equality keys of `on`,
-///     other conditions evaluated on the candidate pairs).
+///     other conditions evaluated on the candidate pairs); its batches are combined
+///     column by column, so the peak is about one copy of the source. It is not
+///     spilled: a source larger than memory fails (docs/behaviour.md).
 #pragma once
 
 #include <cstdint>

@@ -379,3 +379,49 @@ TEST(MergeTest, MissingTableIsNotFound) {
 
 }  // namespace
 }  // namespace deltaguard
+
+namespace deltaguard {
+namespace {
+
+// A source of several batches (column-by-column combine) and one of none.
+using testing::Ddl;
+using testing::Rows;
+
+TEST(MergeSourceTest, ManyBatchesAndNoBatchesCombineToTheSourceRows) {
+  TempDir dir;
+  std::string path = Base(dir);
+  auto schema = Ddl(kDdl);
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches = {
+      Rows(schema, R"([{"id":1,"name":"A","amount":11}])"),
+      Rows(schema,
+           R"([{"id":5,"name":"e","amount":50},{"id":6,"name":"f","amount":60}])"),
+      Rows(schema, R"([])"), Rows(schema, R"([{"id":3,"name":"C","amount":31}])")};
+  auto reader = arrow::RecordBatchReader::Make(batches, batches[0]->schema());
+  ASSERT_TRUE(reader.ok());
+  auto r = MergeBuilder(MakeLocalFileSystem(), path, SourceFromReader("src", *reader),
+                        "t.id = s.id", "t", "s")
+               .WhenMatchedUpdateAll()
+               .WhenNotMatchedInsertAll()
+               .Execute();
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_EQ(r->num_source_rows, 4);
+  EXPECT_EQ(r->num_target_rows_updated, 2);
+  EXPECT_EQ(r->num_target_rows_inserted, 2);
+  EXPECT_THAT(Dump(path), ElementsAre("id,name,amount", "1|A|11", "2|b|20", "3|C|31",
+                                      "5|e|50", "6|f|60"));
+
+  auto none = arrow::RecordBatchReader::Make({}, batches[0]->schema());
+  ASSERT_TRUE(none.ok());
+  auto empty = MergeBuilder(MakeLocalFileSystem(), path, SourceFromReader("src", *none),
+                            "t.id = s.id", "t", "s")
+                   .WhenMatchedDelete()
+                   .WhenNotMatchedInsertAll()
+                   .Execute();
+  ASSERT_TRUE(empty) << empty.error().ToString();
+  EXPECT_EQ(empty->num_source_rows, 0);
+  EXPECT_EQ(empty->num_target_rows_deleted, 0);
+  EXPECT_EQ(Dump(path).size(), 6u);
+}
+
+}  // namespace
+}  // namespace deltaguard
