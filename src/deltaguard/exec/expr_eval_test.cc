@@ -316,3 +316,53 @@ TEST_F(ExprEvalTest, ToDateAndToTimestampWithPatterns) {
 }
 }  // namespace
 }  // namespace deltaguard
+
+namespace deltaguard {
+namespace {
+
+// Spark ANSI: fractions truncate toward zero, anything out of range (or NaN) overflows;
+// Arrow's kernel with truncation allowed would wrap (3e9 -> -2147483648) silently.
+TEST_F(ExprEvalTest, FloatingToIntegerCastsTruncateAndCheckOverflow) {
+  EXPECT_EQ(Show("CAST(x AS INT)"), Show("CAST(x AS BIGINT)"));
+  EXPECT_EQ(Show("CAST(x * 1 AS SMALLINT)").substr(0, 7), "[1, -2,");
+  EXPECT_EQ(Show("CAST(CAST(2147483647.9 AS DOUBLE) AS INT)"),
+            "[2147483647, 2147483647, 2147483647, 2147483647]");
+  EXPECT_EQ(Show("CAST(CAST(-128.9 AS FLOAT) AS TINYINT)"), "[-128, -128, -128, -128]");
+  for (const char* sql :
+       {"CAST(CAST(3e9 AS DOUBLE) AS INT)", "CAST(CAST(1e19 AS DOUBLE) AS BIGINT)",
+        "CAST(CAST(-129 AS DOUBLE) AS TINYINT)", "CAST(CAST('NaN' AS DOUBLE) AS INT)",
+        "CAST(CAST('Infinity' AS FLOAT) AS SMALLINT)"}) {
+    Error e = EvalError(sql);
+    EXPECT_EQ(e.code, ErrorCode::kInvalidArgument) << sql;
+    EXPECT_NE(e.message.find("CAST_OVERFLOW"), std::string::npos) << sql << e.message;
+  }
+  EXPECT_NE(EvalError("CAST(CAST(3e9 AS DOUBLE) AS INT)")
+                .message.find("The value 3.0E9D of the type \"DOUBLE\" cannot be cast to "
+                              "\"INT\" due to an overflow"),
+            std::string::npos);
+  EXPECT_EQ(Show("TRY_CAST(CAST(3e9 AS DOUBLE) AS INT)"), "[null, null, null, null]");
+  // Values Spark prints in Double.toString form (not C's "1e+40").
+  EXPECT_NE(EvalError("CAST(CAST(1e40 AS DOUBLE) AS DECIMAL(10,2))")
+                .message.find("NUMERIC_VALUE_OUT_OF_RANGE: 1.0E40 cannot be represented"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace deltaguard
+
+namespace deltaguard {
+namespace {
+
+TEST_F(ExprEvalTest, TimestampToStringIsSparksSpelling) {
+  // ts holds 2024-01-01T10:00:00Z, 0, NULL and 1 microsecond after the epoch.
+  EXPECT_EQ(Show("CAST(ts AS STRING)"),
+            "[2024-01-01 10:00:00, 1970-01-01 00:00:00, null, "
+            "1970-01-01 00:00:00.000001]");
+  EXPECT_EQ(Show("CAST(TIMESTAMP'2024-01-02 03:04:05.120' AS STRING)").substr(0, 24),
+            "[2024-01-02 03:04:05.12,");
+  EXPECT_EQ(Show("concat('at ', TIMESTAMP_NTZ'2024-01-02 03:04:05.5')").substr(0, 26),
+            "[at 2024-01-02 03:04:05.5,");
+}
+
+}  // namespace
+}  // namespace deltaguard

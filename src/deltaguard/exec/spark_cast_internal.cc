@@ -6,12 +6,14 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
 #include "deltaguard/expr/printer.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/io/parquet/file_stats.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {
@@ -186,10 +188,11 @@ Result<std::shared_ptr<arrow::Array>> ToDecimal(const arrow::Array& input,
         Decimal256 v;
         int32_t scale = 0;
         if (!std::isfinite(d) || !ParseDecimalText(text, &v, &scale)) {
-          DELTA_RETURN_IF_ERROR(caster.Fail(OutOfRange(text, to)));
+          // The message spells the value as Spark does (Double.toString: "1.0E40").
+          DELTA_RETURN_IF_ERROR(caster.Fail(OutOfRange(FormatJavaDouble(d), to)));
           continue;
         }
-        DELTA_RETURN_IF_ERROR(caster.Append(v, scale, text));
+        DELTA_RETURN_IF_ERROR(caster.Append(v, scale, FormatJavaDouble(d)));
       }
       break;
     }
@@ -250,6 +253,85 @@ Result<std::shared_ptr<arrow::Array>> StringToBoolean(const arrow::Array& input,
   return out;
 }
 
+// FLOAT/DOUBLE -> TINYINT/SMALLINT/INT/BIGINT as Spark's ANSI cast: the fraction is
+// truncated toward zero; NaN, an infinity or a value whose integral part does not fit
+// is CAST_OVERFLOW (NULL with try_cast). Arrow's kernel with float truncation allowed
+// would wrap such values silently.
+template <typename OutType>
+Result<std::shared_ptr<arrow::Array>> FloatToIntegral(const arrow::Array& input,
+                                                      const DataType& to,
+                                                      bool try_cast) {
+  using Out = typename OutType::c_type;
+  const bool is_float = input.type_id() == arrow::Type::FLOAT;
+  // Both bounds are exact doubles: -2^(bits-1) and 2^(bits-1).
+  const double lower = static_cast<double>(std::numeric_limits<Out>::min());
+  const double upper = -lower;
+  arrow::NumericBuilder<OutType> builder;
+  auto wrap = [&](const arrow::Status& st) -> Status {
+    if (st.ok()) return OkStatus();
+    return FromArrowStatus(st, ErrorCode::kInternal, "building an integer column");
+  };
+  DELTA_RETURN_IF_ERROR(wrap(builder.Reserve(input.length())));
+  for (int64_t i = 0; i < input.length(); ++i) {
+    if (input.IsNull(i)) {
+      DELTA_RETURN_IF_ERROR(wrap(builder.AppendNull()));
+      continue;
+    }
+    const double d = is_float ? static_cast<const arrow::FloatArray&>(input).Value(i)
+                              : static_cast<const arrow::DoubleArray&>(input).Value(i);
+    const double t = std::trunc(d);
+    if (std::isnan(t) || t < lower || t >= upper) {
+      if (try_cast) {
+        DELTA_RETURN_IF_ERROR(wrap(builder.AppendNull()));
+        continue;
+      }
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "CAST_OVERFLOW: The value {}{} of the type \"{}\" cannot be cast "
+                       "to \"{}\" due to an overflow. Use try_cast to tolerate overflow "
+                       "and return NULL instead",
+                       is_float ? FormatJavaFloat(static_cast<float>(d))
+                                : FormatJavaDouble(d),
+                       is_float ? "F" : "D", is_float ? "FLOAT" : "DOUBLE",
+                       TypeToSql(to));
+    }
+    builder.UnsafeAppend(static_cast<Out>(t));
+  }
+  std::shared_ptr<arrow::Array> out;
+  DELTA_RETURN_IF_ERROR(wrap(builder.Finish(&out)));
+  return out;
+}
+
+// TIMESTAMP / TIMESTAMP_NTZ -> STRING as Spark renders it: "yyyy-MM-dd HH:mm:ss" in the
+// session time zone (always UTC here), then the fraction with its trailing zeros cut
+// ("...05.12", none when whole seconds).
+Result<std::shared_ptr<arrow::Array>> TimestampToString(const arrow::Array& input) {
+  const auto& arr = static_cast<const arrow::TimestampArray&>(input);
+  arrow::StringBuilder builder;
+  auto wrap = [](const arrow::Status& st) -> Status {
+    if (st.ok()) return OkStatus();
+    return FromArrowStatus(st, ErrorCode::kInternal, "building a STRING column");
+  };
+  for (int64_t i = 0; i < arr.length(); ++i) {
+    if (arr.IsNull(i)) {
+      DELTA_RETURN_IF_ERROR(wrap(builder.AppendNull()));
+      continue;
+    }
+    const int64_t micros = arr.Value(i);
+    std::string text = FormatTimestampMicros(micros, 6);
+    if (const size_t t = text.find('T'); t != std::string::npos) text[t] = ' ';
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+    DELTA_RETURN_IF_ERROR(wrap(builder.Append(text)));
+  }
+  std::shared_ptr<arrow::Array> out;
+  DELTA_RETURN_IF_ERROR(wrap(builder.Finish(&out)));
+  return out;
+}
+
+bool IsFloating(const arrow::DataType& type) {
+  return type.id() == arrow::Type::FLOAT || type.id() == arrow::Type::DOUBLE;
+}
+
 }  // namespace
 
 bool NeedsSparkCast(const arrow::DataType& from, const DataType& to) {
@@ -269,6 +351,8 @@ bool NeedsSparkCast(const arrow::DataType& from, const DataType& to) {
         return false;
     }
   }
+  if (to.is_integral() && IsFloating(from)) return true;
+  if (to.kind() == TypeKind::kString && from.id() == arrow::Type::TIMESTAMP) return true;
   return to.kind() == TypeKind::kBoolean && from.id() == arrow::Type::STRING;
 }
 
@@ -279,6 +363,23 @@ Result<std::shared_ptr<arrow::Array>> SparkCast(const arrow::Array& input,
   }
   if (to.kind() == TypeKind::kBoolean && input.type_id() == arrow::Type::STRING) {
     return StringToBoolean(input, try_cast);
+  }
+  if (to.kind() == TypeKind::kString && input.type_id() == arrow::Type::TIMESTAMP) {
+    return TimestampToString(input);
+  }
+  if (IsFloating(*input.type())) {
+    switch (to.kind()) {
+      case TypeKind::kByte:
+        return FloatToIntegral<arrow::Int8Type>(input, to, try_cast);
+      case TypeKind::kShort:
+        return FloatToIntegral<arrow::Int16Type>(input, to, try_cast);
+      case TypeKind::kInteger:
+        return FloatToIntegral<arrow::Int32Type>(input, to, try_cast);
+      case TypeKind::kLong:
+        return FloatToIntegral<arrow::Int64Type>(input, to, try_cast);
+      default:
+        break;
+    }
   }
   return MakeError(ErrorCode::kInternal, "no Spark cast from {} to {}",
                    input.type()->ToString(), TypeToSql(to));
