@@ -99,9 +99,12 @@ Status CheckWriteSupported(const Protocol& protocol, const Metadata& metadata,
 /// with "delta." (case-insensitive) must be ones Spark Delta 4.x knows (else Spark's
 /// DELTA_UNKNOWN_CONFIGURATION) and values must parse: booleans, positive integers,
 /// intervals ("interval 7 days"), modes. delta.columnMapping.maxColumnId and other
-/// internal keys are refused; delta.constraints.* is refused (use ADD CONSTRAINT).
-/// Keys equal up to case are refused. Other keys are free. kInvalidArgument naming the
-/// key and value.
-Status ValidateTableProperties(const StringMap& properties);
+/// internal keys are refused. delta.constraints.* is accepted only with
+/// `allow_constraints` (CREATE TABLE, as Spark accepts it there and Databricks' SHOW
+/// CREATE TABLE emits it; the caller binds the expressions); SET TBLPROPERTIES refuses
+/// it (Spark's DELTA_ADD_CONSTRAINTS: use ADD CONSTRAINT). Keys equal up to case are
+/// refused. Other keys are free. kInvalidArgument naming the key and value.
+Status ValidateTableProperties(const StringMap& properties,
+                               bool allow_constraints = false);
 
 }  // namespace deltaguard

@@ -194,7 +194,7 @@ Status ValidateValue(std::string_view key, ValueKind kind, std::string_view valu
 
 }  // namespace
 
-Status ValidateTableProperties(const StringMap& properties) {
+Status ValidateTableProperties(const StringMap& properties, bool allow_constraints) {
   std::map<std::string, std::string> seen;  // lower-cased key → key as given
   for (const auto& [key, value] : properties) {
     auto [it, inserted] = seen.emplace(AsciiToLower(key), key);
@@ -205,9 +205,11 @@ Status ValidateTableProperties(const StringMap& properties) {
     }
     if (!StartsWithIgnoreCase(key, "delta.")) continue;  // free-form user property
     if (StartsWithIgnoreCase(key, kConstraintPropertyPrefix)) {
+      if (allow_constraints) continue;
       return MakeError(ErrorCode::kInvalidArgument,
-                       "table property '{}': CHECK constraints cannot be set as table "
-                       "properties; use ALTER TABLE ADD CONSTRAINT",
+                       "DELTA_ADD_CONSTRAINTS: table property '{}': CHECK constraints "
+                       "cannot be set as table properties; use ALTER TABLE ADD "
+                       "CONSTRAINT",
                        key);
     }
     if (StartsWithIgnoreCase(key, kFeaturePropertyPrefix)) {

@@ -287,8 +287,8 @@ namespace deltaguard {
 namespace {
 
 // ReplaceTable (CREATE OR REPLACE TABLE ... AS SELECT) with a schema that carries a
-// legacy invariant checks the new rows against it; CHECK constraints cannot be given
-// as properties of a new definition (ValidateTableProperties refuses them).
+// legacy invariant checks the new rows against it, and so does a CHECK constraint given
+// as a property of the new definition.
 TEST(ReplaceTableConstraintTest, InvariantsOfTheNewSchemaAreEnforced) {
   TempDir dir;
   const std::string path = dir.Join("t");
@@ -311,13 +311,27 @@ TEST(ReplaceTableConstraintTest, InvariantsOfTheNewSchemaAreEnforced) {
   auto good = ReplaceTable(MakeLocalFileSystem(), path, options,
                            rows(R"([{"id":1,"amount":50}])"), "CREATE OR REPLACE TABLE");
   ASSERT_TRUE(good) << good.error().ToString();
+  // CHECK constraints given as properties of the new definition (as Spark accepts in
+  // CREATE) are enforced on the rows written with it.
   CreateTableOptions with_check;
-  with_check.schema = Ddl("id BIGINT");
+  with_check.schema = Ddl("id BIGINT, amount INT");
   with_check.properties = {{"delta.constraints.pos", "id > 0"}};
-  auto refused = ReplaceTable(MakeLocalFileSystem(), path, with_check, std::nullopt,
-                              "CREATE OR REPLACE TABLE");
+  auto refused =
+      ReplaceTable(MakeLocalFileSystem(), path, with_check,
+                   rows(R"([{"id":-1,"amount":1}])"), "CREATE OR REPLACE TABLE");
   ASSERT_FALSE(refused);
-  EXPECT_THAT(refused.error().message, HasSubstr("ADD CONSTRAINT"));
+  EXPECT_THAT(refused.error().message, HasSubstr("CHECK constraint pos (id > 0)"));
+  auto replaced =
+      ReplaceTable(MakeLocalFileSystem(), path, with_check,
+                   rows(R"([{"id":2,"amount":1}])"), "CREATE OR REPLACE TABLE");
+  ASSERT_TRUE(replaced) << replaced.error().ToString();
+  // An expression that does not bind is refused before anything is written.
+  with_check.properties = {{"delta.constraints.pos", "missing > 0"}};
+  auto unbound = ReplaceTable(MakeLocalFileSystem(), path, with_check, std::nullopt,
+                              "CREATE OR REPLACE TABLE");
+  ASSERT_FALSE(unbound);
+  EXPECT_THAT(unbound.error().message,
+              HasSubstr("table property 'delta.constraints.pos'"));
 }
 
 }  // namespace

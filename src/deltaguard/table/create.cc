@@ -6,6 +6,7 @@
 #include <chrono>
 #include <utility>
 
+#include "deltaguard/constraints/constraints.h"
 #include "deltaguard/evolution/write_checks.h"
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/exec/batch_conformer.h"
@@ -210,6 +211,29 @@ Result<FileStatsOptions> StatsOptionsFor(const Metadata& metadata) {
   return options;
 }
 
+// CHECK constraints given as `delta.constraints.<name>` properties of a new table: the
+// name must be allowed and the expression must bind against the schema now (Spark only
+// logs a bad one by default; a constraint that cannot be evaluated would fail every
+// later write). Rows written with the table (CTAS, REPLACE) are checked as they go.
+Status CheckNewTableConstraints(const StringMap& properties, const NewTableState& state) {
+  for (const auto& [key, value] : properties) {
+    if (!StartsWithIgnoreCase(key, kConstraintPropertyPrefix)) continue;
+    const std::string name = key.substr(kConstraintPropertyPrefix.size());
+    if (name.empty() || EqualsIgnoreCase(name, kReservedConstraintName)) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "DELTA_INVALID_CONSTRAINT_NAME: table property '{}': '{}' cannot "
+                       "name a CHECK constraint",
+                       key, name);
+    }
+    Constraint constraint{ConstraintKind::kCheck, AsciiToLower(name), value};
+    auto bound = BindConstraint(constraint, *state.schema);
+    if (!bound) {
+      return WithContext(bound.error(), fmt::format("table property '{}'", key));
+    }
+  }
+  return OkStatus();
+}
+
 Result<NewTableState> PrepareNewTable(SchemaRef schema,
                                       const std::vector<std::string>& partition_columns,
                                       const StringMap& properties,
@@ -224,7 +248,7 @@ Result<NewTableState> PrepareNewTable(SchemaRef schema,
   }
   DELTA_ASSIGN_OR_RETURN(auto partitions,
                          CheckPartitionColumns(*schema, partition_columns));
-  DELTA_RETURN_IF_ERROR(ValidateTableProperties(properties));
+  DELTA_RETURN_IF_ERROR(ValidateTableProperties(properties, /*allow_constraints=*/true));
 
   NewTableState state;
   StringMap configuration =
@@ -269,6 +293,7 @@ Result<NewTableState> PrepareNewTable(SchemaRef schema,
                                     ? previous_metadata->created_time
                                     : std::optional(now_ms);
   state.schema = std::move(schema);
+  DELTA_RETURN_IF_ERROR(CheckNewTableConstraints(properties, state));
   return state;
 }
 
