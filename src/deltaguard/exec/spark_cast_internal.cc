@@ -259,8 +259,7 @@ Result<std::shared_ptr<arrow::Array>> StringToBoolean(const arrow::Array& input,
 // would wrap such values silently.
 template <typename OutType>
 Result<std::shared_ptr<arrow::Array>> FloatToIntegral(const arrow::Array& input,
-                                                      const DataType& to,
-                                                      bool try_cast) {
+                                                      const DataType& to, bool try_cast) {
   using Out = typename OutType::c_type;
   const bool is_float = input.type_id() == arrow::Type::FLOAT;
   // Both bounds are exact doubles: -2^(bits-1) and 2^(bits-1).
@@ -285,14 +284,13 @@ Result<std::shared_ptr<arrow::Array>> FloatToIntegral(const arrow::Array& input,
         DELTA_RETURN_IF_ERROR(wrap(builder.AppendNull()));
         continue;
       }
-      return MakeError(ErrorCode::kInvalidArgument,
-                       "CAST_OVERFLOW: The value {}{} of the type \"{}\" cannot be cast "
-                       "to \"{}\" due to an overflow. Use try_cast to tolerate overflow "
-                       "and return NULL instead",
-                       is_float ? FormatJavaFloat(static_cast<float>(d))
-                                : FormatJavaDouble(d),
-                       is_float ? "F" : "D", is_float ? "FLOAT" : "DOUBLE",
-                       TypeToSql(to));
+      return MakeError(
+          ErrorCode::kInvalidArgument,
+          "CAST_OVERFLOW: The value {}{} of the type \"{}\" cannot be cast "
+          "to \"{}\" due to an overflow. Use try_cast to tolerate overflow "
+          "and return NULL instead",
+          is_float ? FormatJavaFloat(static_cast<float>(d)) : FormatJavaDouble(d),
+          is_float ? "F" : "D", is_float ? "FLOAT" : "DOUBLE", TypeToSql(to));
     }
     builder.UnsafeAppend(static_cast<Out>(t));
   }

@@ -4,8 +4,8 @@
 /// do not fit), STRING -> BOOLEAN (Spark's t/true/y/yes/1 and f/false/n/no/0),
 /// FLOAT/DOUBLE -> integers (truncated toward zero; NaN, infinities and values out of
 /// range are CAST_OVERFLOW), TIMESTAMP -> STRING ("2024-01-02 03:04:05.12", UTC, no
-/// zone, trailing fraction zeros cut), and decimal division rounded HALF_UP to Spark's result
-/// scale.
+/// zone, trailing fraction zeros cut), and decimal division rounded HALF_UP to Spark's
+/// result scale.
 ///
 /// Invariants: inputs are Arrow arrays of the Arrow type of a Delta type
 /// (io/parquet/arrow_schema.h); a NULL input row is a NULL output row; with `try_cast`
