@@ -2,7 +2,9 @@
 #include <arrow/io/interfaces.h>
 #include <arrow/table.h>
 #include <fmt/format.h>
+#include <parquet/arrow/schema.h>
 #include <parquet/arrow/writer.h>
+#include <parquet/metadata.h>
 
 #include <algorithm>
 #include <string_view>
@@ -212,6 +214,15 @@ Status DataFileStream::StartFile(int64_t first_row_group) {
       ErrorCode::kInternal, context);
   DELTA_ASSIGN_OR_RETURN(file->stats,
                          FileStatsCollector::Make(c.schema, c.mode, c.options.stats));
+  // The writer computes every column chunk's min/max for its footer anyway.
+  if (c.options.stats.bounds_from_parquet) {
+    std::shared_ptr<parquet::SchemaDescriptor> parquet_schema;
+    DELTA_ARROW_RETURN_NOT_OK(
+        parquet::arrow::ToParquetSchema(c.file_schema.get(), *c.properties, *arrow_props,
+                                        &parquet_schema),
+        ErrorCode::kInternal, context);
+    file->stats->UseParquetBounds(*parquet_schema, *c.properties);
+  }
   file_ = std::move(file);
   return OkStatus();
 }
@@ -242,6 +253,14 @@ Status DataFileStream::CloseFile() {
   const DataFileConfig& c = *config_;
   const std::string context = "data file " + f.name;
   DELTA_ARROW_RETURN_NOT_OK(f.writer->Close(), ErrorCode::kIOError, context);
+  if (c.options.stats.bounds_from_parquet) {
+    auto metadata = f.writer->metadata();
+    if (metadata == nullptr) {
+      return MakeError(ErrorCode::kInternal, "{}: no Parquet footer after close",
+                       context);
+    }
+    f.stats->AddParquetBounds(*metadata);
+  }
   f.writer.reset();
   // Publishes the file (atomically) once every byte is flushed.
   DELTA_ARROW_RETURN_NOT_OK(f.sink->Close(), ErrorCode::kIOError, context);

@@ -12,27 +12,11 @@
 #include <variant>
 
 #include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/io/parquet/file_stats_internal.h"
 #include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
-
-// One node per schema field that holds at least one indexed leaf. Struct fields are
-// groups (children in schema order); every other type is a leaf.
-struct FileStatsCollector::Node {
-  std::string key;      // JSON key: physical name under column mapping
-  DataTypeRef type;     // Delta type (nullptr for the root)
-  int field_index = 0;  // index of the field in its parent struct / batch
-  std::vector<std::unique_ptr<Node>> children;  // groups only
-  bool is_group = false;
-
-  // Leaf accumulators.
-  int64_t null_count = 0;
-  bool min_max_type = false;    // the type gets min/max at all
-  bool min_max_broken = false;  // NaN/infinity seen: no min/max for this file
-  bool has_value = false;       // at least one non-null value seen
-  std::variant<int64_t, double, arrow::Decimal128, std::string> min, max;
-};
 
 namespace {
 
@@ -105,18 +89,6 @@ std::unique_ptr<Node> BuildNode(const StructField& field, int index, bool mapped
   return node;
 }
 
-template <typename T>
-void Observe(Node* node, T value) {
-  if (!node->has_value) {
-    node->min = value;
-    node->max = std::move(value);
-    node->has_value = true;
-    return;
-  }
-  if (value < std::get<T>(node->min)) node->min = value;
-  if (std::get<T>(node->max) < value) node->max = std::move(value);
-}
-
 // The loops below find a batch's extremes in locals and merge them once: the per-value
 // work is a compare, not a variant access.
 template <typename ArrayType>
@@ -138,8 +110,8 @@ void ObserveIntegers(const arrow::Array& array, Node* node) {
     hi = v > hi ? v : hi;
   }
   if (!any) return;
-  Observe<int64_t>(node, lo);
-  Observe<int64_t>(node, hi);
+  ObserveBound<int64_t>(node, lo);
+  ObserveBound<int64_t>(node, hi);
 }
 
 template <typename ArrayType>
@@ -165,8 +137,8 @@ void ObserveFloats(const arrow::Array& array, Node* node) {
     hi = v > hi ? v : hi;
   }
   if (!any) return;
-  Observe<double>(node, lo);
-  Observe<double>(node, hi);
+  ObserveBound<double>(node, lo);
+  ObserveBound<double>(node, hi);
 }
 
 void ObserveStrings(const arrow::StringArray& array, Node* node) {
@@ -185,13 +157,30 @@ void ObserveStrings(const arrow::StringArray& array, Node* node) {
     if (hi < v) hi = v;
   }
   if (!any) return;
-  Observe<std::string>(node, std::string(lo));
-  Observe<std::string>(node, std::string(hi));
+  ObserveBound<std::string>(node, std::string(lo));
+  ObserveBound<std::string>(node, std::string(hi));
+}
+
+// A leaf bounded by the Parquet footer only folds in its long strings (see Node).
+void ObserveLongStrings(const arrow::StringArray& array, Node* node) {
+  const int64_t n = array.length();
+  if (n == 0) return;
+  const int32_t* offsets = array.raw_value_offsets();
+  // No single value can be longer than all of them together.
+  if (offsets[n] - offsets[0] < node->long_string_bytes) return;
+  for (int64_t i = 0; i < n; ++i) {
+    if (offsets[i + 1] - offsets[i] < node->long_string_bytes || !array.IsValid(i))
+      continue;
+    node->long_string_seen = true;
+    ObserveBound<std::string>(node, std::string(array.GetView(i)));
+  }
 }
 
 Status UpdateLeaf(const arrow::Array& array, Node* node) {
   node->null_count += array.null_count();
   if (!node->min_max_type || node->min_max_broken) return OkStatus();
+  if (node->parquet_column >= 0 && node->type->kind() != TypeKind::kString)
+    return OkStatus();
   auto expect = [&](arrow::Type::type id) -> Status {
     if (array.type_id() == id) return OkStatus();
     return MakeError(ErrorCode::kInternal,
@@ -249,14 +238,18 @@ Status UpdateLeaf(const arrow::Array& array, Node* node) {
         }
       }
       if (lo) {
-        Observe(node, *lo);
-        Observe(node, *hi);
+        ObserveBound(node, *lo);
+        ObserveBound(node, *hi);
       }
       break;
     }
     case TypeKind::kString:
       DELTA_RETURN_IF_ERROR(expect(arrow::Type::STRING));
-      ObserveStrings(static_cast<const arrow::StringArray&>(array), node);
+      if (node->parquet_column >= 0) {
+        ObserveLongStrings(static_cast<const arrow::StringArray&>(array), node);
+      } else {
+        ObserveStrings(static_cast<const arrow::StringArray&>(array), node);
+      }
       break;
     default:
       break;

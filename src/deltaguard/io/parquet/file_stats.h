@@ -30,9 +30,19 @@
 ///    the first code point < U+10FFFF at position >= prefix; if none is found within
 ///    2 x prefix code points the max is omitted. A column holding invalid UTF-8 gets no
 ///    string min/max.
+///
+/// Bounds from the Parquet footer (FileStatsOptions::bounds_from_parquet): the Parquet
+/// writer already computes each column chunk's min/max, so for the leaves where those
+/// are exactly the values above (integers, dates, microsecond timestamps, decimals,
+/// strings; not float/double, whose Parquet bounds skip NaN and normalize -0.0/+0.0)
+/// the collector takes the min of the row groups' mins and the max of their maxes
+/// (UseParquetBounds + AddParquetBounds) instead of comparing every value. The rendering
+/// rules above (flooring, scale, truncation, UTF-8 check) apply unchanged, so the JSON is
+/// byte-identical to the batch-computed one; null counts always come from the batches.
 #pragma once
 
 #include <arrow/record_batch.h>
+#include <parquet/type_fwd.h>
 
 #include <cstdint>
 #include <memory>
@@ -53,6 +63,9 @@ struct FileStatsOptions {
   /// it replaces num_indexed_cols.
   std::optional<std::vector<std::string>> stats_columns;
   int string_prefix_length = 32;  ///< delta.dataSkippingStringPrefixLength
+  /// Writers: take min/max from the Parquet writer's column-chunk statistics where they
+  /// are exact (see the file comment). false: compare every value (the reference path).
+  bool bounds_from_parquet = true;
 };
 
 /// Accumulates statistics over the batches of one data file.
@@ -70,6 +83,17 @@ class FileStatsCollector {
   /// Add a batch. REQUIRES: its columns follow `schema` in order with the Arrow types of
   /// ToArrowType(kLogical) (names and nullability are not checked here).
   Status Update(const arrow::RecordBatch& batch);
+
+  /// Take the min/max of the eligible indexed leaves from the footer of the Parquet
+  /// file the batches go into; `schema` and `properties` are that file writer's.
+  /// Leaves whose Parquet column is not an exact match stay on the batch path. Returns
+  /// the number of leaves switched. REQUIRES: before the first Update.
+  int UseParquetBounds(const parquet::SchemaDescriptor& schema,
+                       const parquet::WriterProperties& properties);
+  /// Fold in the row groups' min/max from the closed file's footer (same file as
+  /// UseParquetBounds). A leaf whose chunk bounds are missing where it has values
+  /// (never seen with Arrow's writer) gets no min/max, which is always a valid bound.
+  void AddParquetBounds(const parquet::FileMetaData& metadata);
 
   int64_t num_records() const;
   /// The stats JSON (see the file comment).
