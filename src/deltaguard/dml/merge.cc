@@ -3,7 +3,6 @@
 
 #include "deltaguard/dml/merge.h"
 
-#include <arrow/array/concatenate.h>
 #include <arrow/array/util.h>
 #include <arrow/table.h>
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include <utility>
 
 #include "deltaguard/dml/merge_internal.h"
+#include "deltaguard/dml/merge_source_internal.h"
 #include "deltaguard/exec/constraint_checker.h"
 #include "deltaguard/exec/expr_eval.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
@@ -54,13 +54,13 @@ class MergeRun {
   MergeRun(const dml_internal::DmlTarget& target, MergePlan& plan, MergeResult* result)
       : target_(target), plan_(plan), result_(result) {}
 
-  Status Init(BatchSource& source) {
+  Status Init(BatchSource& source, int64_t source_memory_limit) {
     DELTA_ASSIGN_OR_RETURN(auto checker,
                            ConstraintChecker::Make(plan_.schema.effective_metadata,
                                                    *plan_.schema.schema, target_.name));
     checker_ = std::make_unique<ConstraintChecker>(std::move(checker));
     DELTA_ASSIGN_OR_RETURN(target_arrow_, ToArrowSchema(*plan_.target_schema));
-    DELTA_RETURN_IF_ERROR(ReadSource(source));
+    DELTA_RETURN_IF_ERROR(ReadSource(source, source_memory_limit));
     DELTA_ASSIGN_OR_RETURN(writer_, dml_internal::DmlWriter::Make(target_, plan_.schema));
     return OkStatus();
   }
@@ -258,61 +258,12 @@ class MergeRun {
     return out;
   }
 
-  // One batch of the source rows, built column by column: each column's chunks are
-  // released once it is concatenated, so the peak is the source plus one column, not
-  // twice the source (as concatenating whole batches would need).
-  Result<std::shared_ptr<arrow::RecordBatch>> CombineSource(
-      std::vector<std::shared_ptr<arrow::RecordBatch>> batches, int64_t num_rows) {
-    const int num_columns = plan_.source_arrow->num_fields();
-    std::vector<arrow::ArrayVector> chunks(static_cast<size_t>(num_columns));
-    for (auto& batch : batches) {
-      for (int c = 0; c < num_columns; ++c) chunks[c].push_back(batch->column(c));
-      batch.reset();
-    }
-    std::vector<std::shared_ptr<arrow::Array>> columns;
-    for (int c = 0; c < num_columns; ++c) {
-      if (chunks[c].size() == 1) {
-        columns.push_back(std::move(chunks[c][0]));
-      } else if (chunks[c].empty()) {
-        DELTA_ARROW_ASSIGN_OR_RETURN(
-            auto empty, arrow::MakeArrayOfNull(plan_.source_arrow->field(c)->type(), 0),
-            ErrorCode::kInternal, "MERGE source");
-        columns.push_back(std::move(empty));
-      } else {
-        DELTA_ARROW_ASSIGN_OR_RETURN(auto column, arrow::Concatenate(chunks[c]),
-                                     ErrorCode::kInternal, "MERGE source");
-        columns.push_back(std::move(column));
-      }
-      chunks[c].clear();
-      chunks[c].shrink_to_fit();
-    }
-    return arrow::RecordBatch::Make(plan_.source_arrow, num_rows, std::move(columns));
-  }
-
-  Status ReadSource(BatchSource& source) {
-    auto conformer = BatchConformer::Make(plan_.source_schema, source.schema,
-                                          ConformOptions{false, source.name});
-    if (!conformer) {
-      return WithContext(conformer.error(),
-                         fmt::format("MERGE source '{}'", source.name));
-    }
-    DELTA_ASSIGN_OR_RETURN(auto reader, source.open());
-    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-    int64_t row = 0;
-    while (true) {
-      std::shared_ptr<arrow::RecordBatch> batch;
-      DELTA_ARROW_RETURN_NOT_OK(reader->ReadNext(&batch), ErrorCode::kCorruptData,
-                                fmt::format("MERGE source '{}'", source.name));
-      if (!batch) break;
-      auto conformed = (*conformer)->Conform(*batch, row);
-      if (!conformed) {
-        return WithContext(conformed.error(),
-                           fmt::format("MERGE source '{}'", source.name));
-      }
-      row += batch->num_rows();
-      batches.push_back(std::move(*conformed));
-    }
-    DELTA_ASSIGN_OR_RETURN(auto combined, CombineSource(std::move(batches), row));
+  Status ReadSource(BatchSource& source, int64_t memory_limit) {
+    DELTA_ASSIGN_OR_RETURN(auto read,
+                           dml_internal::ReadMergeSource(source, plan_, memory_limit));
+    spill_pool_ = std::move(read.pool);
+    result_->source_spilled_bytes = read.spilled_bytes;
+    auto combined = std::move(read.batch);
     DELTA_ASSIGN_OR_RETURN(source_,
                            dml_internal::Qualified(combined, plan_.source_alias));
     result_->num_source_rows = source_->num_rows();
@@ -524,6 +475,8 @@ class MergeRun {
   MergeResult* result_;
   std::unique_ptr<ConstraintChecker> checker_;
   std::shared_ptr<arrow::Schema> target_arrow_;
+  // Owns the source's buffers when it was spilled; outlives source_ (declared first).
+  std::unique_ptr<SpillMemoryPool> spill_pool_;
   std::shared_ptr<arrow::RecordBatch> source_;
   std::vector<std::shared_ptr<arrow::Array>> source_keys_;
   std::unordered_map<std::string, int64_t> head_;
@@ -555,7 +508,8 @@ Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec s
   result.warnings = plan.warnings;
 
   MergeRun run(target, plan, &result);
-  DELTA_RETURN_IF_ERROR(run.Init(spec.source));
+  DELTA_RETURN_IF_ERROR(run.Init(
+      spec.source, spec.source_memory_limit.value_or(session.merge_source_memory_limit)));
   auto fail = [&](Error e) -> Result<MergeResult> {
     run.writer().Abort();
     return e;

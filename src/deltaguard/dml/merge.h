@@ -41,10 +41,10 @@
 ///     concurrent commit removing one fails the MERGE with kCommitConflict, a blind
 ///     append is rebased over (like Databricks' WriteSerializable). Any failure deletes
 ///     the files written; nothing is committed.
-///  8. The source is read once into memory (hash join on the equality keys of `on`,
-///     other conditions evaluated on the candidate pairs); its batches are combined
-///     column by column, so the peak is about one copy of the source. It is not
-///     spilled: a source larger than memory fails (docs/behaviour.md).
+///  8. The source is read once (hash join on the equality keys of `on`, other
+///     conditions evaluated on the candidate pairs). Above `source_memory_limit` bytes
+///     it is spilled to a temporary file the join reads memory-mapped, so RAM holds
+///     only the join keys and the hash index (merge_source_internal.h).
 #pragma once
 
 #include <cstdint>
@@ -105,11 +105,17 @@ struct MergeSpec {
   /// Spark's behaviour: source columns `*` cannot store are dropped with a warning
   /// (kMergeIgnoreUnmatchedSourceColumnsSetting).
   bool ignore_unmatched_source_columns = false;
+  /// Bytes of source data held in RAM; above it the source is spilled to a
+  /// memory-mapped temporary file (merge_source_internal.h). < 0: no limit; nullopt:
+  /// SessionSettings::merge_source_memory_limit.
+  std::optional<int64_t> source_memory_limit;
 };
 
 struct MergeResult {
   int64_t version = -1;  ///< the committed version
   int64_t num_source_rows = 0;
+  /// Bytes of source data spilled to disk (0: the source stayed in memory).
+  int64_t source_spilled_bytes = 0;
   int64_t num_target_rows_inserted = 0;
   int64_t num_target_rows_updated = 0;
   int64_t num_target_rows_matched_updated = 0;
@@ -164,6 +170,7 @@ class MergeBuilder {
   MergeBuilder& WhenNotMatchedBySourceDelete(std::string_view condition = {});
   MergeBuilder& WithSchemaEvolution(bool enabled = true);
   MergeBuilder& IgnoreUnmatchedSourceColumns(bool enabled = true);
+  MergeBuilder& SourceMemoryLimit(int64_t bytes);
 
   const MergeSpec& spec() const { return spec_; }
   Result<MergeResult> Execute(const SessionSettings& session = {});

@@ -97,6 +97,10 @@ MergeBuilder& MergeBuilder::WithSchemaEvolution(bool enabled) {
   spec_.schema_evolution = enabled;
   return *this;
 }
+MergeBuilder& MergeBuilder::SourceMemoryLimit(int64_t bytes) {
+  spec_.source_memory_limit = bytes;
+  return *this;
+}
 MergeBuilder& MergeBuilder::IgnoreUnmatchedSourceColumns(bool enabled) {
   spec_.ignore_unmatched_source_columns = enabled;
   return *this;

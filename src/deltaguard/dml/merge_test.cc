@@ -423,5 +423,46 @@ TEST(MergeSourceTest, ManyBatchesAndNoBatchesCombineToTheSourceRows) {
   EXPECT_EQ(Dump(path).size(), 6u);
 }
 
+// Past the memory limit the source is spilled to a memory-mapped file: same rows, same
+// metrics, and the spill is reported.
+TEST(MergeSourceTest, SpilledSourceGivesTheSameResult) {
+  auto schema = Ddl(kDdl);
+  auto run = [&](const std::string& path, std::optional<int64_t> limit) {
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches = {
+        Rows(schema,
+             R"([{"id":1,"name":"A","amount":11},{"id":9,"name":"i","amount":9}])"),
+        Rows(schema, R"([{"id":3,"name":"C","amount":31}])"),
+        Rows(schema, R"([{"id":7,"name":"g","amount":70}])")};
+    auto reader = arrow::RecordBatchReader::Make(batches, batches[0]->schema());
+    EXPECT_TRUE(reader.ok());
+    MergeBuilder builder(MakeLocalFileSystem(), path, SourceFromReader("src", *reader),
+                         "t.id = s.id", "t", "s");
+    builder.WhenMatchedUpdate("s.amount > 20", {{"name", "concat(t.name, s.name)"}})
+        .WhenMatchedDelete()
+        .WhenNotMatchedInsertAll("s.id > 8");
+    if (limit) builder.SourceMemoryLimit(*limit);
+    return builder.Execute();
+  };
+  TempDir dir;
+  const std::string in_memory = Base(dir);
+  auto a = run(in_memory, std::nullopt);
+  ASSERT_TRUE(a) << a.error().ToString();
+  EXPECT_EQ(a->source_spilled_bytes, 0);
+  for (int64_t limit : {int64_t{0}, int64_t{1}}) {
+    TempDir d;
+    const std::string path = Base(d);
+    auto b = run(path, limit);
+    ASSERT_TRUE(b) << b.error().ToString();
+    EXPECT_GT(b->source_spilled_bytes, 0) << limit;
+    EXPECT_EQ(Dump(path), Dump(in_memory)) << limit;
+    EXPECT_EQ(b->num_source_rows, 4);
+    EXPECT_EQ(b->num_target_rows_updated, a->num_target_rows_updated);
+    EXPECT_EQ(b->num_target_rows_deleted, a->num_target_rows_deleted);
+    EXPECT_EQ(b->num_target_rows_inserted, a->num_target_rows_inserted);
+  }
+  EXPECT_THAT(Dump(in_memory),
+              ElementsAre("id,name,amount", "2|b|20", "3|cC|30", "9|i|9"));
+}
+
 }  // namespace
 }  // namespace deltaguard

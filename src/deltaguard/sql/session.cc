@@ -39,6 +39,10 @@ constexpr KnownSetting kKnownSettings[] = {
      [](const SessionSettings& s) -> std::string {
        return s.merge_ignore_unmatched_source_columns ? "true" : "false";
      }},
+    {"deltaguard.merge.sourceMemoryLimit",
+     [](const SessionSettings& s) -> std::string {
+       return std::to_string(s.merge_source_memory_limit);
+     }},
 };
 
 const KnownSetting* FindKnownSetting(std::string_view key) {

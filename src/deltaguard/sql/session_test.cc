@@ -45,6 +45,7 @@ TEST_F(SessionTest, SetUnknownKeyIsStoredAndShown) {
   EXPECT_THAT(
       Rows("SET"),
       ElementsAre("deltaguard.merge.ignoreUnmatchedSourceColumns|false",
+                  "deltaguard.merge.sourceMemoryLimit|1073741824",
                   std::string(kAutoMerge) + "|false", "spark.sql.shuffle.partitions|8"));
 }
 

@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <chrono>
+#include <limits>
+#include <optional>
 #include <utility>
 
 #include "deltaguard/constraints/constraints.h"
@@ -53,6 +55,28 @@ std::string_view WriteModeName(WriteMode mode) {
   return "Append";
 }
 
+// "1024", "512k", "512m", "2g", "1gb" (binary units, case-insensitive) or "-1".
+std::optional<int64_t> ParseByteSize(std::string_view text) {
+  if (text == "-1") return -1;
+  int64_t number = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (ec != std::errc() || number < 0) return std::nullopt;
+  std::string unit = AsciiToLower(text.substr(static_cast<size_t>(end - text.data())));
+  if (unit.size() == 2 && unit[1] == 'b') unit.pop_back();
+  int shift = 0;
+  if (unit == "k") {
+    shift = 10;
+  } else if (unit == "m") {
+    shift = 20;
+  } else if (unit == "g") {
+    shift = 30;
+  } else if (!unit.empty() && unit != "b") {
+    return std::nullopt;
+  }
+  if (number > (std::numeric_limits<int64_t>::max() >> shift)) return std::nullopt;
+  return number << shift;
+}
+
 Status SessionSettings::Set(std::string_view key, std::string_view value) {
   std::string lower = AsciiToLower(Trim(key));
   if (lower == "spark.databricks.delta.schema.automerge.enabled" ||
@@ -74,10 +98,22 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "setting '{}' must be true or false, found '{}'", key, value);
   }
+  if (lower == "deltaguard.merge.sourcememorylimit") {
+    auto bytes = ParseByteSize(Trim(value));
+    if (!bytes) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "setting '{}' must be a byte count such as 1073741824, 512m or "
+                       "2g (or -1 for no limit), found '{}'",
+                       key, value);
+    }
+    merge_source_memory_limit = *bytes;
+    return OkStatus();
+  }
   return MakeError(ErrorCode::kInvalidArgument,
                    "unknown setting '{}' (known: "
                    "spark.databricks.delta.schema.autoMerge.enabled, "
-                   "deltaguard.merge.ignoreUnmatchedSourceColumns)",
+                   "deltaguard.merge.ignoreUnmatchedSourceColumns, "
+                   "deltaguard.merge.sourceMemoryLimit)",
                    key);
 }
 

@@ -43,6 +43,10 @@ struct SessionSettings {
   /// drop source columns the target lacks with a warning (Spark's behaviour) instead of
   /// failing (dml/merge.h rule 4).
   bool merge_ignore_unmatched_source_columns = false;
+  /// deltaguard.merge.sourceMemoryLimit: bytes of MERGE source kept in RAM before it is
+  /// spilled to a memory-mapped temporary file (dml/merge.h rule 8). Set as bytes or
+  /// with a binary unit ("512m", "2g"); -1: no limit.
+  int64_t merge_source_memory_limit = int64_t{1} << 30;
   std::string engine_info = "deltaguard/0.1.0";
   /// Set a setting by its Spark name; unknown keys are kInvalidArgument.
   Status Set(std::string_view key, std::string_view value);
