@@ -30,6 +30,21 @@ class OutputFile {
   virtual Status Close() = 0;
 };
 
+/// A whole file mapped read-only into memory; unmapped when the last reference goes.
+class MappedFile {
+ public:
+  virtual ~MappedFile() = default;
+  const char* data() const { return data_; }
+  int64_t size() const { return size_; }
+
+ protected:
+  MappedFile(const char* data, int64_t size) : data_(data), size_(size) {}
+
+ private:
+  const char* data_;
+  int64_t size_;
+};
+
 /// Abstract storage. Paths are absolute local paths (or what an implementation defines);
 /// the Delta layer never parses them beyond joining with '/'.
 ///
@@ -63,6 +78,15 @@ class FileSystem {
 
   virtual Result<FileInfo> Stat(const std::string& path) const = 0;
   virtual Result<bool> Exists(const std::string& path) const = 0;
+
+  /// Map the whole file read-only, for readers of large immutable files (Parquet data
+  /// files, write inputs): no copy into fresh buffers, the page cache is read in place.
+  /// The default is kUnsupportedFeature, so wrappers (fault injection) are read through
+  /// ReadRange instead and see every read. A file truncated while mapped faults on
+  /// access, as with any memory map: only for files nothing modifies while they are
+  /// read (Delta data files never change once written).
+  virtual Result<std::shared_ptr<const MappedFile>> MapFile(
+      const std::string& path) const;
 
   /// Create `path` with `data` atomically if it does not exist (see guarantee 2).
   virtual Status PutIfAbsent(const std::string& path, std::string_view data) = 0;

@@ -1,5 +1,6 @@
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -114,6 +115,15 @@ class LocalOutputFile final : public OutputFile {
   bool published_ = false;
 };
 
+// An mmap of a whole local file (PROT_READ, MAP_PRIVATE); an empty file maps nothing.
+class LocalMappedFile final : public MappedFile {
+ public:
+  LocalMappedFile(const char* data, int64_t size) : MappedFile(data, size) {}
+  ~LocalMappedFile() override {
+    if (size() > 0) ::munmap(const_cast<char*>(data()), static_cast<size_t>(size()));
+  }
+};
+
 class LocalFileSystem final : public FileSystem {
  public:
   // readdir(3) order is arbitrary: names are filtered against `start_at` before any
@@ -216,6 +226,31 @@ class LocalFileSystem final : public FileSystem {
     return OkStatus();
   }
 
+  Result<std::shared_ptr<const MappedFile>> MapFile(
+      const std::string& path) const override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ErrnoError(errno, "open", path);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      const int err = errno;
+      ::close(fd);
+      return ErrnoError(err, "stat", path);
+    }
+    const int64_t size = static_cast<int64_t>(st.st_size);
+    void* p = nullptr;
+    if (size > 0) {
+      p = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p == MAP_FAILED) {
+        const int err = errno;
+        ::close(fd);
+        return ErrnoError(err, "mmap", path);
+      }
+    }
+    ::close(fd);  // the mapping keeps the file open
+    return std::shared_ptr<const MappedFile>(
+        std::make_shared<LocalMappedFile>(static_cast<const char*>(p), size));
+  }
+
   Result<FileInfo> Stat(const std::string& path) const override {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) return ErrnoError(errno, "stat", path);
@@ -302,6 +337,12 @@ class BufferedOutputFile final : public OutputFile {
 
 Result<std::unique_ptr<OutputFile>> FileSystem::OpenForWrite(const std::string& path) {
   return std::unique_ptr<OutputFile>(new BufferedOutputFile(this, path));
+}
+
+Result<std::shared_ptr<const MappedFile>> FileSystem::MapFile(
+    const std::string& path) const {
+  return MakeError(ErrorCode::kUnsupportedFeature, "'{}': this file system maps no files",
+                   path);
 }
 
 Status FileSystem::ReadRangeInto(const std::string& path, int64_t offset, int64_t length,

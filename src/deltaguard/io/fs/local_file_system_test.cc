@@ -129,6 +129,23 @@ TEST_F(LocalFileSystemTest, ReadFileAndStat) {
   EXPECT_EQ(dir.error().code, ErrorCode::kIOError);
 }
 
+TEST_F(LocalFileSystemTest, MapFileMapsTheWholeFile) {
+  std::string data("mapped\0bytes", 12);
+  WriteRaw("m", data);
+  auto mapped = fs_->MapFile(Path("m"));
+  ASSERT_TRUE(mapped) << mapped.error().ToString();
+  ASSERT_EQ((*mapped)->size(), 12);
+  EXPECT_EQ(std::string((*mapped)->data(), 12), data);
+  WriteRaw("empty", "");
+  auto empty = fs_->MapFile(Path("empty"));
+  ASSERT_TRUE(empty) << empty.error().ToString();
+  EXPECT_EQ((*empty)->size(), 0);
+  EXPECT_EQ(fs_->MapFile(Path("nope")).error().code, ErrorCode::kNotFound);
+  // Wrappers do not map (their reads must stay visible to fault injection).
+  FaultInjectionFileSystem faulty(fs_);
+  EXPECT_EQ(faulty.MapFile(Path("m")).error().code, ErrorCode::kUnsupportedFeature);
+}
+
 TEST_F(LocalFileSystemTest, ReadRangeReadsExactlyOrReportsTruncation) {
   WriteRaw("r", "0123456789");
   EXPECT_EQ(*fs_->ReadRange(Path("r"), 2, 3), "234");

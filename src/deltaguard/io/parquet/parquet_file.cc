@@ -19,8 +19,34 @@ namespace deltaguard {
 // ---------------------------------------------------------------------------------------
 // FileSystemRandomAccessFile
 
+namespace {
+
+// A zero-copy slice of a mapped file; keeps the mapping alive.
+class MappedBuffer final : public arrow::Buffer {
+ public:
+  MappedBuffer(std::shared_ptr<const MappedFile> file, int64_t offset, int64_t length)
+      : arrow::Buffer(reinterpret_cast<const uint8_t*>(file->data()) + offset, length),
+        file_(std::move(file)) {}
+
+ private:
+  std::shared_ptr<const MappedFile> file_;
+};
+
+}  // namespace
+
 Result<std::shared_ptr<FileSystemRandomAccessFile>> FileSystemRandomAccessFile::Open(
     FileSystemRef fs, std::string path) {
+  // Map when the file system can (the local one): column chunks are then read from
+  // the page cache in place, with no fresh buffer to fault in and no copy into it.
+  if (auto mapped = fs->MapFile(path)) {
+    const int64_t size = (*mapped)->size();
+    auto file = std::shared_ptr<FileSystemRandomAccessFile>(
+        new FileSystemRandomAccessFile(std::move(fs), std::move(path), size));
+    file->mapped_ = std::move(*mapped);
+    return file;
+  } else if (mapped.error().code == ErrorCode::kNotFound) {
+    return mapped.error();
+  }
   DELTA_ASSIGN_OR_RETURN(FileInfo info, fs->Stat(path));
   return std::shared_ptr<FileSystemRandomAccessFile>(
       new FileSystemRandomAccessFile(std::move(fs), std::move(path), info.size));
@@ -60,6 +86,8 @@ arrow::Result<std::shared_ptr<arrow::Buffer>> FileSystemRandomAccessFile::ReadAt
   // RandomAccessFile semantics: a read past the end returns the bytes that exist.
   int64_t length = std::min(nbytes, std::max<int64_t>(0, size_ - position));
   if (length == 0) return std::make_shared<arrow::Buffer>(nullptr, 0);
+  if (mapped_ != nullptr)
+    return std::make_shared<MappedBuffer>(mapped_, position, length);
   // Read straight into a pool buffer: no zero-filled temporary, no copy, and the pool
   // recycles memory between column chunks.
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<arrow::Buffer> buffer,

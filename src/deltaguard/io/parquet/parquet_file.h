@@ -19,7 +19,8 @@
 
 namespace deltaguard {
 
-/// A read-only arrow::io::RandomAccessFile backed by FileSystem::ReadRange.
+/// A read-only arrow::io::RandomAccessFile backed by FileSystem::MapFile where the file
+/// system maps files (zero-copy reads), else FileSystem::ReadRange.
 /// Thread-safe: ReadAt is stateless; Read/Seek/Tell share a mutex-guarded position.
 /// FileSystem errors travel through Arrow with their ErrorCode intact
 /// (arrow_status_internal.h).
@@ -36,6 +37,7 @@ class FileSystemRandomAccessFile final : public arrow::io::RandomAccessFile {
   arrow::Result<int64_t> Read(int64_t nbytes, void* out) override;
   arrow::Result<std::shared_ptr<arrow::Buffer>> Read(int64_t nbytes) override;
   arrow::Result<int64_t> GetSize() override;
+  bool supports_zero_copy() const override { return mapped_ != nullptr; }
   arrow::Result<int64_t> ReadAt(int64_t position, int64_t nbytes, void* out) override;
   arrow::Result<std::shared_ptr<arrow::Buffer>> ReadAt(int64_t position,
                                                        int64_t nbytes) override;
@@ -50,6 +52,9 @@ class FileSystemRandomAccessFile final : public arrow::io::RandomAccessFile {
   std::string path_;
   int64_t size_;
   mutable std::mutex mu_;
+  // The whole file when the file system maps it (FileSystem::MapFile): reads are
+  // zero-copy slices of it. Null: reads go through FileSystem::ReadRangeInto.
+  std::shared_ptr<const MappedFile> mapped_;
   int64_t position_ = 0;  // guarded by mu_
   bool closed_ = false;   // guarded by mu_
 };

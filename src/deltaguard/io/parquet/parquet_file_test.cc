@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/io/parquet/test_util_internal.h"
 
 namespace deltaguard {
@@ -46,6 +47,31 @@ TEST(FileSystemRandomAccessFileTest, ReadsSeeksAndClampsAtTheEnd) {
       FileSystemRandomAccessFile::Open(MakeLocalFileSystem(), dir.Join("nope"));
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+}
+
+// The local file system maps the file (zero-copy reads); a wrapper is read through
+// ReadRange; both read the same bytes.
+TEST(FileSystemRandomAccessFileTest, MappedAndReadPathsAgree) {
+  TempDir dir;
+  WriteTextFile(dir.Join("f"), "0123456789");
+  auto mapped = FileSystemRandomAccessFile::Open(MakeLocalFileSystem(), dir.Join("f"));
+  ASSERT_TRUE(mapped) << mapped.error().ToString();
+  EXPECT_TRUE((*mapped)->supports_zero_copy());
+  auto faulty = std::make_shared<FaultInjectionFileSystem>(MakeLocalFileSystem());
+  auto read = FileSystemRandomAccessFile::Open(faulty, dir.Join("f"));
+  ASSERT_TRUE(read) << read.error().ToString();
+  EXPECT_FALSE((*read)->supports_zero_copy());
+  for (auto [pos, n] : {std::pair{0, 10}, {3, 4}, {8, 5}, {10, 1}}) {
+    auto a = (*mapped)->ReadAt(pos, n);
+    auto b = (*read)->ReadAt(pos, n);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ((*a)->ToString(), (*b)->ToString()) << pos << "+" << n;
+  }
+  // A buffer outlives the file object that produced it (it holds the mapping).
+  auto kept = (*mapped)->ReadAt(2, 3);
+  ASSERT_TRUE(kept.ok());
+  mapped = Result<std::shared_ptr<FileSystemRandomAccessFile>>(nullptr);
+  EXPECT_EQ((*kept)->ToString(), "234");
 }
 
 TEST(ParquetFileTest, FooterRowCountAndFullScan) {
