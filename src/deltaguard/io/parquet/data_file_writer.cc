@@ -176,7 +176,11 @@ std::shared_ptr<parquet::WriterProperties> WriterPropertiesFor(
   builder.compression(codec)
       ->version(parquet::ParquetVersion::PARQUET_2_6)
       // Row groups are cut by DataFileWriter, never by the Parquet writer.
-      ->max_row_group_length(std::numeric_limits<int64_t>::max());
+      ->max_row_group_length(std::numeric_limits<int64_t>::max())
+      // DECIMAL(p <= 9) as INT32 and DECIMAL(p <= 18) as INT64, as Spark writes them
+      // (parquet-format LogicalTypes "DECIMAL"); cheaper to encode and to compare than
+      // 16-byte FIXED_LEN_BYTE_ARRAY, and every Delta reader reads all three.
+      ->enable_store_decimal_as_integer();
   for (int i = 0; i < first.num_columns(); ++i)
     ChoosePlainColumns(first.schema()->field(i)->name(), *first.column(i), &builder);
   return builder.build();
