@@ -84,7 +84,10 @@ class SpillFile {
                                  ErrorCode::kIOError, context);
     return out;
   }
-  ~SpillFile() { std::filesystem::remove(path_); }
+  ~SpillFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
 
   Status Append(const arrow::RecordBatch& batch) {
     DELTA_ARROW_RETURN_NOT_OK(writer_->WriteRecordBatch(batch), ErrorCode::kIOError,
@@ -100,7 +103,8 @@ class SpillFile {
     DELTA_ARROW_ASSIGN_OR_RETURN(
         auto file, arrow::io::MemoryMappedFile::Open(path_, arrow::io::FileMode::READ),
         ErrorCode::kIOError, context);
-    std::filesystem::remove(path_);
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
     DELTA_ARROW_ASSIGN_OR_RETURN(auto reader,
                                  arrow::ipc::RecordBatchFileReader::Open(file),
                                  ErrorCode::kIOError, context);
