@@ -263,9 +263,8 @@ class MergeRun {
                            dml_internal::ReadMergeSource(source, plan_, memory_limit));
     spill_pool_ = std::move(read.pool);
     result_->source_spilled_bytes = read.spilled_bytes;
-    auto combined = std::move(read.batch);
     DELTA_ASSIGN_OR_RETURN(source_,
-                           dml_internal::Qualified(combined, plan_.source_alias));
+                           dml_internal::Qualified(read.batch, plan_.source_alias));
     result_->num_source_rows = source_->num_rows();
     source_matched_.assign(static_cast<size_t>(source_->num_rows()), 0);
     // Hash table on the source keys (chained through next_).

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -22,9 +21,11 @@
 namespace deltaguard::dml_internal {
 namespace {
 
+// $TMPDIR, else /tmp (the standard library's rule).
 std::string TempDir() {
-  const char* dir = std::getenv("TMPDIR");
-  return dir != nullptr && *dir != '\0' ? std::string(dir) : std::string("/tmp");
+  std::error_code ec;
+  const auto dir = std::filesystem::temp_directory_path(ec);
+  return ec ? std::string("/tmp") : dir.string();
 }
 
 // One batch of the source rows, built column by column in `pool`: each column's chunks

@@ -383,22 +383,26 @@ TEST(MergeTest, MissingTableIsNotFound) {
 namespace deltaguard {
 namespace {
 
-// A source of several batches (column-by-column combine) and one of none.
-using testing::Ddl;
-using testing::Rows;
+// A source reading one batch (in kDdl's schema) per JSON array, possibly none.
+BatchSource Batches(const std::vector<std::string>& jsons) {
+  auto schema = testing::Ddl(kDdl);
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  for (const auto& json : jsons) batches.push_back(testing::Rows(schema, json));
+  auto arrow_schema = testing::Rows(schema, "[]")->schema();
+  auto reader = arrow::RecordBatchReader::Make(batches, arrow_schema);
+  EXPECT_TRUE(reader.ok());
+  return SourceFromReader("src", *reader);
+}
 
+// A source of several batches (column-by-column combine) and one of none.
 TEST(MergeSourceTest, ManyBatchesAndNoBatchesCombineToTheSourceRows) {
   TempDir dir;
   std::string path = Base(dir);
-  auto schema = Ddl(kDdl);
-  std::vector<std::shared_ptr<arrow::RecordBatch>> batches = {
-      Rows(schema, R"([{"id":1,"name":"A","amount":11}])"),
-      Rows(schema,
-           R"([{"id":5,"name":"e","amount":50},{"id":6,"name":"f","amount":60}])"),
-      Rows(schema, R"([])"), Rows(schema, R"([{"id":3,"name":"C","amount":31}])")};
-  auto reader = arrow::RecordBatchReader::Make(batches, batches[0]->schema());
-  ASSERT_TRUE(reader.ok());
-  auto r = MergeBuilder(MakeLocalFileSystem(), path, SourceFromReader("src", *reader),
+  auto r = MergeBuilder(MakeLocalFileSystem(), path,
+                        Batches({R"([{"id":1,"name":"A","amount":11}])",
+                                 R"([{"id":5,"name":"e","amount":50},)"
+                                 R"({"id":6,"name":"f","amount":60}])",
+                                 "[]", R"([{"id":3,"name":"C","amount":31}])"}),
                         "t.id = s.id", "t", "s")
                .WhenMatchedUpdateAll()
                .WhenNotMatchedInsertAll()
@@ -410,13 +414,11 @@ TEST(MergeSourceTest, ManyBatchesAndNoBatchesCombineToTheSourceRows) {
   EXPECT_THAT(Dump(path), ElementsAre("id,name,amount", "1|A|11", "2|b|20", "3|C|31",
                                       "5|e|50", "6|f|60"));
 
-  auto none = arrow::RecordBatchReader::Make({}, batches[0]->schema());
-  ASSERT_TRUE(none.ok());
-  auto empty = MergeBuilder(MakeLocalFileSystem(), path, SourceFromReader("src", *none),
-                            "t.id = s.id", "t", "s")
-                   .WhenMatchedDelete()
-                   .WhenNotMatchedInsertAll()
-                   .Execute();
+  auto empty =
+      MergeBuilder(MakeLocalFileSystem(), path, Batches({}), "t.id = s.id", "t", "s")
+          .WhenMatchedDelete()
+          .WhenNotMatchedInsertAll()
+          .Execute();
   ASSERT_TRUE(empty) << empty.error().ToString();
   EXPECT_EQ(empty->num_source_rows, 0);
   EXPECT_EQ(empty->num_target_rows_deleted, 0);
@@ -426,17 +428,13 @@ TEST(MergeSourceTest, ManyBatchesAndNoBatchesCombineToTheSourceRows) {
 // Past the memory limit the source is spilled to a memory-mapped file: same rows, same
 // metrics, and the spill is reported.
 TEST(MergeSourceTest, SpilledSourceGivesTheSameResult) {
-  auto schema = Ddl(kDdl);
   auto run = [&](const std::string& path, std::optional<int64_t> limit) {
-    std::vector<std::shared_ptr<arrow::RecordBatch>> batches = {
-        Rows(schema,
-             R"([{"id":1,"name":"A","amount":11},{"id":9,"name":"i","amount":9}])"),
-        Rows(schema, R"([{"id":3,"name":"C","amount":31}])"),
-        Rows(schema, R"([{"id":7,"name":"g","amount":70}])")};
-    auto reader = arrow::RecordBatchReader::Make(batches, batches[0]->schema());
-    EXPECT_TRUE(reader.ok());
-    MergeBuilder builder(MakeLocalFileSystem(), path, SourceFromReader("src", *reader),
-                         "t.id = s.id", "t", "s");
+    MergeBuilder builder(
+        MakeLocalFileSystem(), path,
+        Batches({R"([{"id":1,"name":"A","amount":11},{"id":9,"name":"i","amount":9}])",
+                 R"([{"id":3,"name":"C","amount":31}])",
+                 R"([{"id":7,"name":"g","amount":70}])"}),
+        "t.id = s.id", "t", "s");
     builder.WhenMatchedUpdate("s.amount > 20", {{"name", "concat(t.name, s.name)"}})
         .WhenMatchedDelete()
         .WhenNotMatchedInsertAll("s.id > 8");

@@ -26,6 +26,12 @@ using arrow::Decimal256;
 // digits stays below 10^76.
 constexpr int kMaxScaleUp = 76;
 
+// An Arrow builder call's status as ours (a builder fails only when memory runs out).
+Status Built(const arrow::Status& st) {
+  if (st.ok()) return OkStatus();
+  return FromArrowStatus(st, ErrorCode::kInternal, "building a cast result");
+}
+
 Error OutOfRange(std::string_view value, const DecimalType& to) {
   return MakeError(ErrorCode::kInvalidArgument,
                    "NUMERIC_VALUE_OUT_OF_RANGE: {} cannot be represented as {}. If "
@@ -225,31 +231,27 @@ Result<std::shared_ptr<arrow::Array>> StringToBoolean(const arrow::Array& input,
                                                       bool try_cast) {
   const auto& arr = static_cast<const arrow::StringArray&>(input);
   arrow::BooleanBuilder builder;
-  auto wrap = [](const arrow::Status& st) -> Status {
-    if (st.ok()) return OkStatus();
-    return FromArrowStatus(st, ErrorCode::kInternal, "building a BOOLEAN column");
-  };
   for (int64_t i = 0; i < arr.length(); ++i) {
     if (arr.IsNull(i)) {
-      DELTA_RETURN_IF_ERROR(wrap(builder.AppendNull()));
+      DELTA_RETURN_IF_ERROR(Built(builder.AppendNull()));
       continue;
     }
     std::string_view text = arr.GetView(i);
     std::string lower = AsciiToLower(text);
     if (lower == "t" || lower == "true" || lower == "y" || lower == "yes" ||
         lower == "1") {
-      DELTA_RETURN_IF_ERROR(wrap(builder.Append(true)));
+      DELTA_RETURN_IF_ERROR(Built(builder.Append(true)));
     } else if (lower == "f" || lower == "false" || lower == "n" || lower == "no" ||
                lower == "0") {
-      DELTA_RETURN_IF_ERROR(wrap(builder.Append(false)));
+      DELTA_RETURN_IF_ERROR(Built(builder.Append(false)));
     } else if (try_cast) {
-      DELTA_RETURN_IF_ERROR(wrap(builder.AppendNull()));
+      DELTA_RETURN_IF_ERROR(Built(builder.AppendNull()));
     } else {
       return Malformed(text, *DataType::Boolean());
     }
   }
   std::shared_ptr<arrow::Array> out;
-  DELTA_RETURN_IF_ERROR(wrap(builder.Finish(&out)));
+  DELTA_RETURN_IF_ERROR(Built(builder.Finish(&out)));
   return out;
 }
 
@@ -266,14 +268,10 @@ Result<std::shared_ptr<arrow::Array>> FloatToIntegral(const arrow::Array& input,
   const double lower = static_cast<double>(std::numeric_limits<Out>::min());
   const double upper = -lower;
   arrow::NumericBuilder<OutType> builder;
-  auto wrap = [&](const arrow::Status& st) -> Status {
-    if (st.ok()) return OkStatus();
-    return FromArrowStatus(st, ErrorCode::kInternal, "building an integer column");
-  };
-  DELTA_RETURN_IF_ERROR(wrap(builder.Reserve(input.length())));
+  DELTA_RETURN_IF_ERROR(Built(builder.Reserve(input.length())));
   for (int64_t i = 0; i < input.length(); ++i) {
     if (input.IsNull(i)) {
-      DELTA_RETURN_IF_ERROR(wrap(builder.AppendNull()));
+      DELTA_RETURN_IF_ERROR(Built(builder.AppendNull()));
       continue;
     }
     const double d = is_float ? static_cast<const arrow::FloatArray&>(input).Value(i)
@@ -281,7 +279,7 @@ Result<std::shared_ptr<arrow::Array>> FloatToIntegral(const arrow::Array& input,
     const double t = std::trunc(d);
     if (std::isnan(t) || t < lower || t >= upper) {
       if (try_cast) {
-        DELTA_RETURN_IF_ERROR(wrap(builder.AppendNull()));
+        DELTA_RETURN_IF_ERROR(Built(builder.AppendNull()));
         continue;
       }
       return MakeError(
@@ -295,7 +293,7 @@ Result<std::shared_ptr<arrow::Array>> FloatToIntegral(const arrow::Array& input,
     builder.UnsafeAppend(static_cast<Out>(t));
   }
   std::shared_ptr<arrow::Array> out;
-  DELTA_RETURN_IF_ERROR(wrap(builder.Finish(&out)));
+  DELTA_RETURN_IF_ERROR(Built(builder.Finish(&out)));
   return out;
 }
 
@@ -305,13 +303,9 @@ Result<std::shared_ptr<arrow::Array>> FloatToIntegral(const arrow::Array& input,
 Result<std::shared_ptr<arrow::Array>> TimestampToString(const arrow::Array& input) {
   const auto& arr = static_cast<const arrow::TimestampArray&>(input);
   arrow::StringBuilder builder;
-  auto wrap = [](const arrow::Status& st) -> Status {
-    if (st.ok()) return OkStatus();
-    return FromArrowStatus(st, ErrorCode::kInternal, "building a STRING column");
-  };
   for (int64_t i = 0; i < arr.length(); ++i) {
     if (arr.IsNull(i)) {
-      DELTA_RETURN_IF_ERROR(wrap(builder.AppendNull()));
+      DELTA_RETURN_IF_ERROR(Built(builder.AppendNull()));
       continue;
     }
     const int64_t micros = arr.Value(i);
@@ -319,10 +313,10 @@ Result<std::shared_ptr<arrow::Array>> TimestampToString(const arrow::Array& inpu
     if (const size_t t = text.find('T'); t != std::string::npos) text[t] = ' ';
     while (text.back() == '0') text.pop_back();
     if (text.back() == '.') text.pop_back();
-    DELTA_RETURN_IF_ERROR(wrap(builder.Append(text)));
+    DELTA_RETURN_IF_ERROR(Built(builder.Append(text)));
   }
   std::shared_ptr<arrow::Array> out;
-  DELTA_RETURN_IF_ERROR(wrap(builder.Finish(&out)));
+  DELTA_RETURN_IF_ERROR(Built(builder.Finish(&out)));
   return out;
 }
 

@@ -462,7 +462,7 @@ bool SameStep(const TypeStep& a, const TypeStep& b) {
 // Spark's DataType.catalogString, with `leaves` (paths relative to `type`, `depth`
 // steps consumed) spelled as CHAR/VARCHAR where they end on a string.
 void AppendCatalog(const DataType& type, const std::vector<CharVarcharLeaf>& leaves,
-                   std::vector<TypeStep>* path, std::string* out) {
+                   bool quote_names, std::vector<TypeStep>* path, std::string* out) {
   switch (type.kind()) {
     case TypeKind::kStruct: {
       *out += "struct<";
@@ -474,10 +474,10 @@ void AppendCatalog(const DataType& type, const std::vector<CharVarcharLeaf>& lea
         for (char c : fields[i].name) {
           plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
         }
-        *out += plain ? fields[i].name : BacktickQuote(fields[i].name);
+        *out += plain || !quote_names ? fields[i].name : BacktickQuote(fields[i].name);
         *out += ":";
         path->push_back(TypeStep{TypeStep::Kind::kField, fields[i].name});
-        AppendCatalog(*fields[i].type, leaves, path, out);
+        AppendCatalog(*fields[i].type, leaves, quote_names, path, out);
         path->pop_back();
       }
       *out += ">";
@@ -486,8 +486,8 @@ void AppendCatalog(const DataType& type, const std::vector<CharVarcharLeaf>& lea
     case TypeKind::kArray:
       *out += "array<";
       path->push_back(TypeStep{TypeStep::Kind::kElement, {}});
-      AppendCatalog(*static_cast<const ArrayType&>(type).element_type(), leaves, path,
-                    out);
+      AppendCatalog(*static_cast<const ArrayType&>(type).element_type(), leaves,
+                    quote_names, path, out);
       path->pop_back();
       *out += ">";
       return;
@@ -495,10 +495,10 @@ void AppendCatalog(const DataType& type, const std::vector<CharVarcharLeaf>& lea
       const auto& m = static_cast<const MapType&>(type);
       *out += "map<";
       path->push_back(TypeStep{TypeStep::Kind::kKey, {}});
-      AppendCatalog(*m.key_type(), leaves, path, out);
+      AppendCatalog(*m.key_type(), leaves, quote_names, path, out);
       *out += ",";
       path->back().kind = TypeStep::Kind::kValue;
-      AppendCatalog(*m.value_type(), leaves, path, out);
+      AppendCatalog(*m.value_type(), leaves, quote_names, path, out);
       path->pop_back();
       *out += ">";
       return;
@@ -522,10 +522,11 @@ void AppendCatalog(const DataType& type, const std::vector<CharVarcharLeaf>& lea
 }  // namespace
 
 std::string CatalogTypeString(const DataType& type,
-                              const std::vector<CharVarcharLeaf>& leaves) {
+                              const std::vector<CharVarcharLeaf>& leaves,
+                              bool quote_names) {
   std::string out;
   std::vector<TypeStep> path;
-  AppendCatalog(type, leaves, &path, &out);
+  AppendCatalog(type, leaves, quote_names, &path, &out);
   return out;
 }
 

@@ -63,9 +63,12 @@ Result<std::optional<std::string>> CharVarcharTypeString(std::string_view text);
 
 /// Spark's catalog spelling of `type` ("bigint", "struct<a:int,b:array<string>>"), with
 /// the string leaves listed in `leaves` spelled as their CHAR/VARCHAR; leaves whose path
-/// does not lead to a string in `type` are left out. For rebuilding a column's raw type
-/// after a nested field is added.
+/// does not lead to a string in `type` are left out (rebuilding a column's raw type
+/// after a nested field is added). With `quote_names`, struct field names that are not
+/// plain identifiers are backticked so the text parses back; without, names are written
+/// as they are (Spark's DataType.simpleString, as DESCRIBE shows types).
 std::string CatalogTypeString(const DataType& type,
-                              const std::vector<CharVarcharLeaf>& leaves);
+                              const std::vector<CharVarcharLeaf>& leaves = {},
+                              bool quote_names = true);
 
 }  // namespace deltaguard

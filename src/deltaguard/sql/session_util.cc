@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/schema/ddl.h"
 #include "deltaguard/sql/session_internal.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/util/string_util.h"
@@ -131,37 +132,7 @@ StatementResult MessageResult(std::string kind, std::string message) {
 }
 
 std::string SparkTypeString(const DataType& type) {
-  switch (type.kind()) {
-    case TypeKind::kByte:
-      return "tinyint";
-    case TypeKind::kShort:
-      return "smallint";
-    case TypeKind::kInteger:
-      return "int";
-    case TypeKind::kLong:
-      return "bigint";
-    case TypeKind::kStruct: {
-      const auto& s = static_cast<const StructType&>(type);
-      std::string out = "struct<";
-      for (size_t i = 0; i < s.num_fields(); ++i) {
-        if (i > 0) out += ",";
-        out += s.field(i).name + ":" + SparkTypeString(*s.field(i).type);
-      }
-      return out + ">";
-    }
-    case TypeKind::kArray:
-      return "array<" +
-             SparkTypeString(*static_cast<const ArrayType&>(type).element_type()) + ">";
-    case TypeKind::kMap: {
-      const auto& m = static_cast<const MapType&>(type);
-      return "map<" + SparkTypeString(*m.key_type()) + "," +
-             SparkTypeString(*m.value_type()) + ">";
-    }
-    default:
-      // float, double, string, binary, boolean, date, timestamp, timestamp_ntz,
-      // decimal(p,s), variant, void: Delta's names are Spark's simple strings.
-      return type.TypeName();
-  }
+  return CatalogTypeString(type, {}, /*quote_names=*/false);
 }
 
 std::string LowerName(std::string_view name) { return AsciiToLower(name); }
