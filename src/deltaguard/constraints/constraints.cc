@@ -123,16 +123,35 @@ std::string Constraint::Describe() const {
   return name;
 }
 
-std::vector<Constraint> NotNullConstraints(const StructType& schema) {
-  std::vector<Constraint> out;
-  for (const StructField& field : schema.fields()) {
-    if (field.nullable) continue;
+namespace {
+
+// NOT NULL fields of `st` and of the structs nested in it (not inside arrays or maps),
+// each before its children; `name`/`expr` are the enclosing struct's dotted name and
+// backquoted reference.
+void AddNotNull(const StructType& st, const std::string& name, const std::string& expr,
+                std::vector<Constraint>* out) {
+  for (const StructField& field : st.fields()) {
     std::string quoted = "`";
     for (char c : field.name) quoted += c == '`' ? std::string("``") : std::string(1, c);
     quoted += "`";
-    out.push_back(
-        Constraint{ConstraintKind::kNotNull, field.name, quoted + " IS NOT NULL"});
+    std::string field_name = name.empty() ? field.name : name + "." + field.name;
+    std::string field_expr = expr.empty() ? quoted : expr + "." + quoted;
+    if (!field.nullable) {
+      out->push_back(
+          Constraint{ConstraintKind::kNotNull, field_name, field_expr + " IS NOT NULL"});
+    }
+    if (field.type->kind() == TypeKind::kStruct) {
+      AddNotNull(static_cast<const StructType&>(*field.type), field_name, field_expr,
+                 out);
+    }
   }
+}
+
+}  // namespace
+
+std::vector<Constraint> NotNullConstraints(const StructType& schema) {
+  std::vector<Constraint> out;
+  AddNotNull(schema, "", "", &out);
   return out;
 }
 

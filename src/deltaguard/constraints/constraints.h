@@ -81,10 +81,12 @@ Result<std::vector<Constraint>> AllConstraints(const Metadata& metadata,
 Result<BoundConstraint> BindConstraint(const Constraint& constraint,
                                        const StructType& schema);
 
-/// One kNotNull constraint per top-level NOT NULL column of `schema` (name = the column,
-/// expression "`column` IS NOT NULL"), in schema order. Used where NULLs must be routed
-/// rather than fail the write (table/quarantine.h); nested NOT NULL fields are not
-/// included.
+/// One kNotNull constraint per NOT NULL field of `schema`, top-level or nested in structs
+/// (name = the dotted path, expression "`s`.`a` IS NOT NULL"), depth first in schema
+/// order, each field before its children. A NULL enclosing struct makes `s`.`a` NULL, so
+/// it violates the child as well, as Delta's NOT NULL check does. Used where NULLs must
+/// be routed rather than fail the write (table/quarantine.h); NOT NULL elements, keys or
+/// values inside arrays and maps have no such expression and are not included.
 std::vector<Constraint> NotNullConstraints(const StructType& schema);
 
 /// Bind every constraint of the table (AllConstraints + BindConstraint).

@@ -1,5 +1,6 @@
 #include "deltaguard/constraints/constraints.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -215,6 +216,27 @@ TEST(NotNullConstraintsTest, OnePerTopLevelNotNullColumnAndBinds) {
     auto bound = BindConstraint(c, **schema);
     EXPECT_TRUE(bound) << bound.error().ToString();
   }
+}
+
+TEST(NotNullConstraintsTest, NestedStructFieldsEachAfterTheirParent) {
+  auto schema = ParseDdlSchema(
+      "s STRUCT<a: INT NOT NULL, `b``c`: STRUCT<d: STRING NOT NULL>> NOT NULL, "
+      "tags ARRAY<STRUCT<e: INT NOT NULL>>, m MAP<STRING, STRUCT<f: INT NOT NULL>>, "
+      "z INT NOT NULL");
+  ASSERT_TRUE(schema) << schema.error().ToString();
+  auto constraints = NotNullConstraints(**schema);
+  std::vector<std::string> names, expressions;
+  for (const auto& c : constraints) {
+    names.push_back(c.name);
+    expressions.push_back(c.expression);
+    auto bound = BindConstraint(c, **schema);
+    EXPECT_TRUE(bound) << c.expression << ": " << bound.error().ToString();
+  }
+  // Fields inside the array and the map have no such expression and are left out.
+  EXPECT_THAT(names, ::testing::ElementsAre("s", "s.a", "s.b`c.d", "z"));
+  EXPECT_THAT(expressions,
+              ::testing::ElementsAre("`s` IS NOT NULL", "`s`.`a` IS NOT NULL",
+                                     "`s`.`b``c`.`d` IS NOT NULL", "`z` IS NOT NULL"));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <utility>
 
+#include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 
@@ -224,7 +225,10 @@ Result<JsonColumnRead> JsonReadType(int index, const std::string& name,
       break;
   }
   // Numbers, booleans, structs and arrays: the JSON reader converts and checks them.
-  DELTA_ASSIGN_OR_RETURN(out.read_type, ToArrowType(*target));
+  // Read with every nested field nullable: NOT NULL is the conformer's to enforce, with
+  // Delta's error naming the field (or quarantine's routing), where the JSON reader
+  // would only say "a required field was null".
+  DELTA_ASSIGN_OR_RETURN(out.read_type, ToArrowType(*MakeNullable(target)));
   return out;
 }
 

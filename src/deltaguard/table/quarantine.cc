@@ -26,12 +26,24 @@ int64_t Now() {
       .count();
 }
 
-// The table schema with every top-level column nullable: NULLs in NOT NULL columns
-// must reach the split (as kNotNull constraints) instead of failing the conformer.
+// The table schema with every column nullable, and every field of the structs nested in
+// it: NULLs in NOT NULL fields must reach the split (as the kNotNull constraints of
+// NotNullConstraints) instead of failing the conformer. NOT NULL inside arrays and maps
+// stays, so such a NULL still fails the write.
+std::vector<StructField> RelaxedFields(const StructType& st) {
+  std::vector<StructField> fields = st.fields();
+  for (auto& f : fields) {
+    f.nullable = true;
+    if (f.type->kind() == TypeKind::kStruct) {
+      f.type = std::make_shared<const StructType>(
+          RelaxedFields(static_cast<const StructType&>(*f.type)));
+    }
+  }
+  return fields;
+}
+
 SchemaRef Relaxed(const StructType& schema) {
-  std::vector<StructField> fields = schema.fields();
-  for (auto& f : fields) f.nullable = true;
-  return std::make_shared<const StructType>(std::move(fields));
+  return std::make_shared<const StructType>(RelaxedFields(schema));
 }
 
 // The table's constraints plus its NOT NULL columns, NOT NULL first.
