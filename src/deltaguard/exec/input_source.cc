@@ -341,9 +341,13 @@ Result<OpenedInput> OpenJson(const std::string& path, const InputOptions& option
   out.schema = arrow::schema(std::move(out_fields));
 
   DELTA_ASSIGN_OR_RETURN(auto file, OpenLocal(path));
-  DELTA_ARROW_ASSIGN_OR_RETURN(std::shared_ptr<arrow::json::StreamingReader> reader,
-                               arrow::json::StreamingReader::Make(file, read, parse),
-                               ErrorCode::kParseError, context);
+  // Make reads the first block, so its errors get their line too.
+  auto made = arrow::json::StreamingReader::Make(file, read, parse);
+  if (!made.ok()) {
+    return FromArrowStatus(NameJsonLine(made.status(), 0), ErrorCode::kParseError,
+                           context);
+  }
+  std::shared_ptr<arrow::json::StreamingReader> reader = *made;
   auto rows = std::make_shared<int64_t>(0);
   out.next = [reader, rows](std::shared_ptr<arrow::RecordBatch>* b) {
     arrow::Status st = reader->ReadNext(b);

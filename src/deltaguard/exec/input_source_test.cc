@@ -262,6 +262,49 @@ TEST(InputSourceTest, JsonWithHintsAndMalformedLine) {
   auto wrong_type = ReadAll(wrong, int_hint);
   ASSERT_FALSE(wrong_type);
   EXPECT_THAT(wrong_type.error().message, HasSubstr("wrong.json"));
+  // An error in the first block names its line as well.
+  EXPECT_THAT(wrong_type.error().message, HasSubstr("at line 1"));
+}
+
+TEST(InputSourceTest, JsonDecimalsAreCheckedNamingRowAndColumn) {
+  TempDir dir;
+  InputOptions options;
+  options.type_hint = Ddl("id INT, amount DECIMAL(10,2), big DECIMAL(38,0)");
+  std::string good = dir.Join("good.json");
+  WriteTextFile(good,
+                "{\"id\": 1, \"amount\": 1.20, \"big\": "
+                "12345678901234567890123456789012345678}\n"
+                "{\"id\": 2, \"amount\": -99999999.99, \"big\": -1}\n"
+                "{\"id\": 3, \"amount\": 7, \"big\": null}\n"
+                "{\"id\": 4, \"amount\": null, \"big\": 0}\n");
+  auto batches = ReadAll(good, options);
+  ASSERT_TRUE(batches) << batches.error().ToString();
+  const auto& b = *(*batches)[0];
+  EXPECT_TRUE(b.GetColumnByName("amount")->Equals(*ArrayFromJson(
+      arrow::decimal128(10, 2), R"(["1.20", "-99999999.99", "7.00", null])")))
+      << b.GetColumnByName("amount")->ToString();
+  EXPECT_TRUE(b.GetColumnByName("big")->Equals(
+      *ArrayFromJson(arrow::decimal128(38, 0),
+                     R"(["12345678901234567890123456789012345678", "-1", null, "0"])")))
+      << b.GetColumnByName("big")->ToString();
+
+  // Too many fractional digits, or too many integer digits: never rounded, an error
+  // naming the file, the row, the column and the value.
+  std::string scale = dir.Join("scale.json");
+  WriteTextFile(scale, "{\"id\": 1, \"amount\": 1.5}\n{\"id\": 2, \"amount\": 1.234}\n");
+  auto rounded = ReadAll(scale, options);
+  ASSERT_FALSE(rounded);
+  EXPECT_EQ(rounded.error().code, ErrorCode::kParseError);
+  EXPECT_THAT(rounded.error().message,
+              HasSubstr("input file '" + scale +
+                        "', row 2, column 'amount': 1.234 does not fit decimal(10,2)"));
+  std::string precision = dir.Join("precision.json");
+  WriteTextFile(precision, "{\"id\": 1, \"amount\": 12345678901.5}\n");
+  auto overflow = ReadAll(precision, options);
+  ASSERT_FALSE(overflow);
+  EXPECT_THAT(
+      overflow.error().message,
+      HasSubstr("row 1, column 'amount': 12345678901.5 does not fit decimal(10,2)"));
 }
 
 TEST(InputSourceTest, ExpandPathsGlobsAndDirectories) {

@@ -5,6 +5,7 @@
 #include <arrow/compute/cast.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -100,6 +101,19 @@ bool CastFails(const std::shared_ptr<arrow::Array>& values,
   return !arrow::compute::Cast(*values, type, arrow::compute::CastOptions::Safe()).ok();
 }
 
+// A decimal value as the file wrote it: the read type's extra fractional zeros dropped.
+std::string DecimalText(const arrow::Array& values, int64_t i) {
+  const auto& type = static_cast<const arrow::Decimal128Type&>(*values.type());
+  std::string text = static_cast<const arrow::Decimal128Array&>(values).FormatValue(i);
+  if (type.scale() > 0 && text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  return text;
+}
+
+// `text` (utf8, or decimal128 read wider from JSON) cast to the table's type; a value
+// that does not fit is an error naming its row, column and text.
 Result<std::shared_ptr<arrow::Array>> CastTextColumn(
     const std::shared_ptr<arrow::Array>& text, const TextColumnConversion& c,
     const std::string& path, int64_t first_row) {
@@ -115,6 +129,16 @@ Result<std::shared_ptr<arrow::Array>> CastTextColumn(
     } else {
       lo = mid;
     }
+  }
+  if (text->type_id() == arrow::Type::DECIMAL128) {
+    auto one = arrow::compute::Cast(*text->Slice(lo, 1), c.output_type,
+                                    arrow::compute::CastOptions::Safe());
+    return MakeError(ErrorCode::kParseError,
+                     "input file '{}', row {}, column '{}': {} does not fit {} ({}); "
+                     "values are never rounded or truncated",
+                     path, first_row + lo + 1, c.name, DecimalText(*text, lo),
+                     c.target->ToString(),
+                     one.ok() ? cast.status().message() : one.status().message());
   }
   const auto& strings = static_cast<const arrow::StringArray&>(*text);
   return MakeError(ErrorCode::kParseError,
@@ -217,6 +241,25 @@ Result<JsonColumnRead> JsonReadType(int index, const std::string& name,
       DELTA_ASSIGN_OR_RETURN(out.conversion, MakeTextConversion(index, name, target));
       return out;
     }
+    case TypeKind::kDecimal: {
+      // Arrow's own conversion to decimal(p, s) fails naming neither the row nor the
+      // column ("1.234 requires scale 3"). So read with room for 18 more fractional
+      // digits and at least 20 integer digits (every value of the table's type fits),
+      // then cast with checks, naming the row of a value that does not fit.
+      const auto& d = static_cast<const DecimalType&>(*target);
+      const int integer_digits = std::max(d.precision() - d.scale(), 20);
+      const int scale =
+          std::max(d.scale(),
+                   std::min(d.scale() + 18, DecimalType::kMaxPrecision - integer_digits));
+      out.read_type = arrow::decimal128(DecimalType::kMaxPrecision, scale);
+      TextColumnConversion c;
+      c.index = index;
+      c.name = name;
+      c.target = target;
+      DELTA_ASSIGN_OR_RETURN(c.output_type, ToArrowType(*target));
+      out.conversion = std::move(c);
+      return out;
+    }
     case TypeKind::kVoid:
     case TypeKind::kVariant:
     case TypeKind::kMap:
@@ -241,6 +284,12 @@ Result<std::shared_ptr<arrow::RecordBatch>> ConvertTextColumns(
   std::vector<std::shared_ptr<arrow::Array>> columns = batch->columns();
   for (const TextColumnConversion& c : conversions) {
     const auto& text = columns[static_cast<size_t>(c.index)];
+    if (text->type_id() == arrow::Type::DECIMAL128 &&
+        c.target->kind() == TypeKind::kDecimal) {
+      DELTA_ASSIGN_OR_RETURN(columns[static_cast<size_t>(c.index)],
+                             CastTextColumn(text, c, path, first_row));
+      continue;
+    }
     if (text->type_id() != arrow::Type::STRING) {
       return MakeError(ErrorCode::kInternal, "input file '{}': column '{}' read as {}",
                        path, c.name, text->type()->ToString());

@@ -41,7 +41,9 @@ struct JsonColumnRead {
   /// The explicit Arrow type to read with; nullptr keeps the inferred type (types the
   /// JSON reader cannot produce, such as maps; the conformer then decides).
   std::shared_ptr<arrow::DataType> read_type;
-  std::optional<TextColumnConversion> conversion;  ///< after reading, for temporals
+  /// After reading: temporals (read as text) and decimals (read as a wider decimal,
+  /// then checked against the table's precision and scale).
+  std::optional<TextColumnConversion> conversion;
 };
 Result<JsonColumnRead> JsonReadType(int index, const std::string& name,
                                     const DataTypeRef& target);
