@@ -137,8 +137,8 @@ Status CheckColumnMapping(std::string_view op_class, std::string_view verb,
   return MakeError(ErrorCode::kInvalidArgument,
                    "{}: cannot {} column '{}' of table '{}': {} needs column mapping, so "
                    "that data files keep their column names while the table's change; "
-                   "the table has none. Enable it with {} (protocol reader 2 / writer 5; "
-                   "no data is rewritten)",
+                   "the table has none. Enable it with {} (readers then need protocol "
+                   "version 2 and the columnMapping feature; no data is rewritten)",
                    op_class, verb, FormatColumnPath(path), context.table_name,
                    verb == "rename" ? "renaming" : "dropping",
                    EnableMappingHint(context.table_name));
