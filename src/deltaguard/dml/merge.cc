@@ -5,6 +5,7 @@
 
 #include <arrow/array/util.h>
 #include <arrow/table.h>
+#include <arrow/util/bit_util.h>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -347,14 +348,37 @@ class MergeRun {
                          "source",
                          target_.name, column.type()->ToString());
       }
-      for (int64_t r = 0; r < n; ++r) {
-        if (column.IsNull(r)) continue;
-        for (int64_t s = int_index_.Find(dml_internal::IntegralValue(column, r)); s >= 0;
-             s = next_[static_cast<size_t>(s)]) {
-          pt.push_back(r);
-          ps.push_back(s);
+      // Typed loop over the raw values: this runs once per target row of every
+      // rewritten file, so no per-row type switch or IsNull call.
+      const uint8_t* valid = column.null_count() > 0 ? column.null_bitmap_data() : nullptr;
+      auto probe = [&](const auto* values) -> Status {
+        for (int64_t r = 0; r < n; ++r) {
+          if (valid != nullptr && !arrow::bit_util::GetBit(valid, column.offset() + r))
+            continue;
+          int64_t s = int_index_.Find(static_cast<int64_t>(values[r]));
+          if (s < 0) continue;
+          for (; s >= 0; s = next_[static_cast<size_t>(s)]) {
+            pt.push_back(r);
+            ps.push_back(s);
+          }
+          if (pt.size() >= kPairChunk) DELTA_RETURN_IF_ERROR(flush());
         }
-        if (pt.size() >= kPairChunk) DELTA_RETURN_IF_ERROR(flush());
+        return OkStatus();
+      };
+      const arrow::ArrayData& data = *column.data();
+      switch (column.type_id()) {
+        case arrow::Type::INT8:
+          DELTA_RETURN_IF_ERROR(probe(data.GetValues<int8_t>(1)));
+          break;
+        case arrow::Type::INT16:
+          DELTA_RETURN_IF_ERROR(probe(data.GetValues<int16_t>(1)));
+          break;
+        case arrow::Type::INT32:
+          DELTA_RETURN_IF_ERROR(probe(data.GetValues<int32_t>(1)));
+          break;
+        default:
+          DELTA_RETURN_IF_ERROR(probe(data.GetValues<int64_t>(1)));
+          break;
       }
     } else {
       DELTA_ASSIGN_OR_RETURN(auto keys, dml_internal::EncodeKeys(target_keys, n));
