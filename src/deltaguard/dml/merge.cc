@@ -350,7 +350,8 @@ class MergeRun {
       }
       // Typed loop over the raw values: this runs once per target row of every
       // rewritten file, so no per-row type switch or IsNull call.
-      const uint8_t* valid = column.null_count() > 0 ? column.null_bitmap_data() : nullptr;
+      const uint8_t* valid =
+          column.null_count() > 0 ? column.null_bitmap_data() : nullptr;
       auto probe = [&](const auto* values) -> Status {
         for (int64_t r = 0; r < n; ++r) {
           if (valid != nullptr && !arrow::bit_util::GetBit(valid, column.offset() + r))
