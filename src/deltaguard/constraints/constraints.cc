@@ -131,9 +131,7 @@ namespace {
 void AddNotNull(const StructType& st, const std::string& name, const std::string& expr,
                 std::vector<Constraint>* out) {
   for (const StructField& field : st.fields()) {
-    std::string quoted = "`";
-    for (char c : field.name) quoted += c == '`' ? std::string("``") : std::string(1, c);
-    quoted += "`";
+    const std::string quoted = BacktickQuote(field.name);
     std::string field_name = name.empty() ? field.name : name + "." + field.name;
     std::string field_expr = expr.empty() ? quoted : expr + "." + quoted;
     if (!field.nullable) {

@@ -152,9 +152,6 @@ class IntegralKeyIndex {
   int shift_ = 0;
 };
 
-/// Value i of an integral column as int64 (IntegralKeyIndex::Supports must hold).
-int64_t IntegralValue(const arrow::Array& column, int64_t i);
-
 /// The source's key values render for messages: "id = 7, region = 'EU'".
 std::string DescribeKey(const std::vector<BoundExprRef>& keys,
                         const std::vector<std::shared_ptr<arrow::Array>>& columns,

@@ -111,6 +111,9 @@ bool IntegralKeyIndex::Supports(const arrow::Array& column) {
   }
 }
 
+namespace {
+
+// Value i of an integral column as int64 (IntegralKeyIndex::Supports must hold).
 int64_t IntegralValue(const arrow::Array& column, int64_t i) {
   switch (column.type_id()) {
     case arrow::Type::INT8:
@@ -123,6 +126,8 @@ int64_t IntegralValue(const arrow::Array& column, int64_t i) {
       return static_cast<const arrow::Int64Array&>(column).Value(i);
   }
 }
+
+}  // namespace
 
 void IntegralKeyIndex::Build(const arrow::Array& column, std::vector<int64_t>* next) {
   const int64_t n = column.length();

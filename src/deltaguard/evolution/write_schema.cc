@@ -6,6 +6,7 @@
 #include "deltaguard/evolution/schema_format.h"
 #include "deltaguard/evolution/type_changes.h"
 #include "deltaguard/evolution/type_rules.h"
+#include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace {
@@ -16,13 +17,7 @@ std::string QuotePart(std::string_view name) {
   if (name.find('.') == std::string_view::npos &&
       name.find('`') == std::string_view::npos)
     return std::string(name);
-  std::string out = "`";
-  for (char c : name) {
-    if (c == '`') out.push_back('`');
-    out.push_back(c);
-  }
-  out.push_back('`');
-  return out;
+  return BacktickQuote(name);
 }
 
 std::string JoinPath(std::string_view prefix, std::string_view part, bool quote = true) {

@@ -13,13 +13,6 @@
 namespace deltaguard {
 namespace {
 
-// Code points of a UTF-8 string: every byte that is not a continuation byte.
-int64_t CodePoints(std::string_view s) {
-  int64_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
 class Finder {
  public:
   explicit Finder(const CharVarcharLimit& limit) : limit_(limit) {}
@@ -91,7 +84,7 @@ class Finder {
       const std::string_view v = a.GetView(i);
       // A UTF-8 value has at most as many code points as bytes: count only long ones.
       if (static_cast<int64_t>(v.size()) <= limit) continue;
-      const int64_t n = CodePoints(v);
+      const int64_t n = Utf8CodePoints(v);
       if (n <= limit) continue;
       (*bad)[i] = 1;
       longest_ = std::max(longest_, n);

@@ -288,11 +288,7 @@ void AppendCsvField(std::string_view s, std::string* out) {
 }
 
 // Display width in code points (good enough for alignment of UTF-8 text).
-size_t DisplayWidth(std::string_view s) {
-  size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
+size_t DisplayWidth(std::string_view s) { return static_cast<size_t>(Utf8CodePoints(s)); }
 
 }  // namespace
 

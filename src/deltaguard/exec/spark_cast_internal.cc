@@ -311,9 +311,7 @@ Result<std::shared_ptr<arrow::Array>> TimestampToString(const arrow::Array& inpu
     const int64_t micros = arr.Value(i);
     std::string text = FormatTimestampMicros(micros, 6);
     if (const size_t t = text.find('T'); t != std::string::npos) text[t] = ' ';
-    while (text.back() == '0') text.pop_back();
-    if (text.back() == '.') text.pop_back();
-    DELTA_RETURN_IF_ERROR(Built(builder.Append(text)));
+    DELTA_RETURN_IF_ERROR(Built(builder.Append(TrimFractionZeros(std::move(text)))));
   }
   std::shared_ptr<arrow::Array> out;
   DELTA_RETURN_IF_ERROR(Built(builder.Finish(&out)));

@@ -12,6 +12,7 @@
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 
@@ -103,13 +104,8 @@ bool CastFails(const std::shared_ptr<arrow::Array>& values,
 
 // A decimal value as the file wrote it: the read type's extra fractional zeros dropped.
 std::string DecimalText(const arrow::Array& values, int64_t i) {
-  const auto& type = static_cast<const arrow::Decimal128Type&>(*values.type());
-  std::string text = static_cast<const arrow::Decimal128Array&>(values).FormatValue(i);
-  if (type.scale() > 0 && text.find('.') != std::string::npos) {
-    while (text.back() == '0') text.pop_back();
-    if (text.back() == '.') text.pop_back();
-  }
-  return text;
+  return TrimFractionZeros(
+      static_cast<const arrow::Decimal128Array&>(values).FormatValue(i));
 }
 
 // `text` (utf8, or decimal128 read wider from JSON) cast to the table's type; a value

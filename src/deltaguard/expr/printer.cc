@@ -299,13 +299,7 @@ std::string QuoteIdentifier(std::string_view name) {
     plain = false;
   }
   if (plain) return std::string(name);
-  std::string out = "`";
-  for (char ch : name) {
-    if (ch == '`') out.push_back('`');
-    out.push_back(ch);
-  }
-  out.push_back('`');
-  return out;
+  return BacktickQuote(name);
 }
 
 std::string TypeToSql(const DataType& type) {

@@ -35,13 +35,7 @@ std::string QuoteNameIfNeeded(std::string_view name) {
     if (!ok) plain = false;
   }
   if (plain) return std::string(name);
-  std::string out = "`";
-  for (char c : name) {
-    if (c == '`') out.push_back('`');
-    out.push_back(c);
-  }
-  out.push_back('`');
-  return out;
+  return BacktickQuote(name);
 }
 
 // Parse `raw` as one JSON value; nullopt when it is not valid JSON.

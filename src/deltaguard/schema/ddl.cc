@@ -9,8 +9,6 @@
 namespace deltaguard {
 namespace {
 
-constexpr std::string_view kCharVarcharKey = kCharVarcharTypeKey;
-
 // A parsed type plus its Spark catalog spelling ("int", "varchar(5)", "struct<a:int>"),
 // which is only needed for the char/varchar metadata.
 struct ParsedType {
@@ -377,7 +375,7 @@ class DdlParser {
       }
     }
     if (top_level && parsed.has_char) {
-      metadata.emplace_back(std::string(kCharVarcharKey), JsonQuote(parsed.catalog));
+      metadata.emplace_back(std::string(kCharVarcharTypeKey), JsonQuote(parsed.catalog));
     }
     field.metadata = FieldMetadata(std::move(metadata));
     if (parsed_out != nullptr) *parsed_out = std::move(parsed);
@@ -446,12 +444,6 @@ std::string CatalogName(const DataType& type) {
     default:
       return type.TypeName();
   }
-}
-
-std::string BacktickQuote(std::string_view name) {
-  std::string out = "`";
-  for (char c : name) out += c == '`' ? std::string("``") : std::string(1, c);
-  return out + "`";
 }
 
 bool SameStep(const TypeStep& a, const TypeStep& b) {

@@ -293,14 +293,6 @@ bool IsIntegralKind(LiteralKind k) {
          k == LiteralKind::kInteger || k == LiteralKind::kLong;
 }
 
-// "1.500" -> "1.5": trailing fractional zeros do not make a decimal inexact.
-std::string TrimFraction(std::string text) {
-  if (text.find('.') == std::string::npos) return text;
-  while (text.back() == '0') text.pop_back();
-  if (text.back() == '.') text.pop_back();
-  return text;
-}
-
 // INSERT ... VALUES typed by the target (PlanOptions::values_target): a literal that
 // converts exactly becomes a literal (or a CAST of one) of the target type; one that
 // cannot is an error; other expressions are left alone.
@@ -330,7 +322,7 @@ Result<ExprRef> TypeCellForTarget(const ExprRef& cell, const StructField& target
     case TypeKind::kInteger:
     case TypeKind::kLong: {
       if (!IsIntegralKind(kind) && kind != LiteralKind::kDecimal) return cell;
-      std::string text = TrimFraction(cell->text);
+      std::string text = TrimFractionZeros(cell->text);
       if (text.find('.') != std::string::npos)
         return mismatch("is not a whole number for");
       auto v = ParseDecimalText(text, 38, 0);
@@ -352,7 +344,7 @@ Result<ExprRef> TypeCellForTarget(const ExprRef& cell, const StructField& target
         return cell;
       }
       const auto& d = static_cast<const DecimalType&>(type);
-      std::string text = TrimFraction(std::string(Trim(cell->text)));
+      std::string text = TrimFractionZeros(std::string(Trim(cell->text)));
       if (!ParseDecimalText(text, d.precision(), d.scale())) {
         return mismatch("does not fit");
       }

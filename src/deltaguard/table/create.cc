@@ -248,24 +248,19 @@ Result<FileStatsOptions> StatsOptionsFor(const Metadata& metadata) {
 }
 
 // CHECK constraints given as `delta.constraints.<name>` properties of a new table: the
-// name must be allowed and the expression must bind against the schema now (Spark only
-// logs a bad one by default; a constraint that cannot be evaluated would fail every
-// later write). Rows written with the table (CTAS, REPLACE) are checked as they go.
+// same name and expression rules as ALTER TABLE ADD CONSTRAINT on a table without
+// constraints (ValidateNewCheckConstraint); the expression must bind against the schema
+// now (Spark only logs a bad one by default; a constraint that cannot be evaluated would
+// fail every later write). Rows written with the table (CTAS, REPLACE) are checked as
+// they go.
 Status CheckNewTableConstraints(const StringMap& properties, const NewTableState& state) {
   for (const auto& [key, value] : properties) {
     if (!StartsWithIgnoreCase(key, kConstraintPropertyPrefix)) continue;
-    const std::string name = key.substr(kConstraintPropertyPrefix.size());
-    if (name.empty() || EqualsIgnoreCase(name, kReservedConstraintName)) {
-      return MakeError(ErrorCode::kInvalidArgument,
-                       "DELTA_INVALID_CONSTRAINT_NAME: table property '{}': '{}' cannot "
-                       "name a CHECK constraint",
-                       key, name);
-    }
-    Constraint constraint{ConstraintKind::kCheck, AsciiToLower(name), value};
-    auto bound = BindConstraint(constraint, *state.schema);
-    if (!bound) {
-      return WithContext(bound.error(), fmt::format("table property '{}'", key));
-    }
+    auto valid = ValidateNewCheckConstraint(
+        Metadata{}, *state.schema,
+        std::string_view(key).substr(kConstraintPropertyPrefix.size()), value);
+    if (!valid)
+      return WithContext(valid.error(), fmt::format("table property '{}'", key));
   }
   return OkStatus();
 }

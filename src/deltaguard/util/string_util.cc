@@ -219,6 +219,29 @@ void AppendJsonString(std::string* out, std::string_view s) {
   out->push_back('"');
 }
 
+int64_t Utf8CodePoints(std::string_view s) {
+  int64_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string BacktickQuote(std::string_view name) {
+  std::string out = "`";
+  for (char c : name) {
+    if (c == '`') out.push_back('`');
+    out.push_back(c);
+  }
+  out.push_back('`');
+  return out;
+}
+
+std::string TrimFractionZeros(std::string text) {
+  if (text.find('.') == std::string::npos) return text;
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
 std::string JsonQuote(std::string_view s) {
   std::string out;
   AppendJsonString(&out, s);

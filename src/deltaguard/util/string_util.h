@@ -5,6 +5,7 @@
 /// and JSON string escaping as Spark's Jackson writer does it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,18 @@ std::string PercentEncodePath(std::string_view s);
 /// True when `s` is well-formed UTF-8 (no overlong forms, surrogates or code points above
 /// U+10FFFF). On failure, `*error_offset` (if given) is the offset of the bad sequence.
 bool IsValidUtf8(std::string_view s, size_t* error_offset = nullptr);
+/// Code points in UTF-8 `s` (bytes that are not continuation bytes), as Spark's length().
+int64_t Utf8CodePoints(std::string_view s);
+
+// ---------------------------------------------------------------------------------------
+// Identifiers and numbers as text.
+
+/// `name` in backticks, inner backticks doubled, always ("a`b" -> "`a``b`"); for a
+/// name quoted only where the SQL parser needs it, see expr/printer.h QuoteIdentifier.
+std::string BacktickQuote(std::string_view name);
+/// Trailing zeros of a fraction removed, and the point with them when none remain:
+/// "1.500" -> "1.5", "2.000" -> "2"; text without a '.' is returned unchanged.
+std::string TrimFractionZeros(std::string text);
 
 // ---------------------------------------------------------------------------------------
 // JSON strings.

@@ -126,5 +126,26 @@ TEST(StringUtilTest, JsonQuoteEscapesLikeJackson) {
   EXPECT_EQ(out, "x:\"y\"");
 }
 
+TEST(StringUtilTest, Utf8CodePointsCountsCharactersNotBytes) {
+  EXPECT_EQ(Utf8CodePoints(""), 0);
+  EXPECT_EQ(Utf8CodePoints("abc"), 3);
+  EXPECT_EQ(Utf8CodePoints("h\xC3\xA9llo"), 5);       // é: 2 bytes
+  EXPECT_EQ(Utf8CodePoints("\xF0\x9F\x98\x80!"), 2);  // U+1F600: 4 bytes
+}
+
+TEST(StringUtilTest, BacktickQuoteAlwaysQuotesAndDoublesBackticks) {
+  EXPECT_EQ(BacktickQuote("id"), "`id`");
+  EXPECT_EQ(BacktickQuote("a`b"), "`a``b`");
+  EXPECT_EQ(BacktickQuote(""), "``");
+}
+
+TEST(StringUtilTest, TrimFractionZerosOnlyTouchesAFraction) {
+  EXPECT_EQ(TrimFractionZeros("1.500"), "1.5");
+  EXPECT_EQ(TrimFractionZeros("2.000"), "2");
+  EXPECT_EQ(TrimFractionZeros("2024-01-02 03:04:05.120000"), "2024-01-02 03:04:05.12");
+  EXPECT_EQ(TrimFractionZeros("100"), "100");
+  EXPECT_EQ(TrimFractionZeros("-0.0"), "-0");
+}
+
 }  // namespace
 }  // namespace deltaguard

@@ -445,9 +445,7 @@ Result<std::optional<std::string>> EncodePartitionValue(const arrow::Scalar& val
       std::string text = FormatTimestampMicros(
           static_cast<const arrow::TimestampScalar&>(value).value, 6);
       text[text.find('T')] = ' ';
-      while (text.back() == '0') text.pop_back();
-      if (text.back() == '.') text.pop_back();
-      return text;
+      return TrimFractionZeros(std::move(text));
     }
     case TypeKind::kString:
     case TypeKind::kBinary: {
