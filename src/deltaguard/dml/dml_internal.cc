@@ -93,10 +93,19 @@ Result<std::shared_ptr<arrow::BooleanArray>> MaskFromBytes(
 Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(
     const std::shared_ptr<arrow::RecordBatch>& batch, const arrow::BooleanArray& mask) {
   DELTA_ASSIGN_OR_RETURN(auto dense, DenseMask(mask, false));
-  DELTA_ARROW_ASSIGN_OR_RETURN(
-      arrow::Datum kept, arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(dense)),
-      ErrorCode::kInternal, "filter rows");
-  return kept.record_batch();
+  // Column by column: Arrow filters a record batch by turning the mask into row indices
+  // and gathering each value; an array filter copies whole runs of selected rows (most
+  // rows, when DML keeps the unchanged ones of a file).
+  const int64_t rows = dense->true_count();
+  std::vector<std::shared_ptr<arrow::Array>> columns;
+  for (const auto& column : batch->columns()) {
+    DELTA_ARROW_ASSIGN_OR_RETURN(
+        arrow::Datum kept,
+        arrow::compute::Filter(arrow::Datum(column), arrow::Datum(dense)),
+        ErrorCode::kInternal, "filter rows");
+    columns.push_back(kept.make_array());
+  }
+  return arrow::RecordBatch::Make(batch->schema(), rows, std::move(columns));
 }
 
 Result<std::shared_ptr<arrow::Array>> TakeRows(const std::shared_ptr<arrow::Array>& array,

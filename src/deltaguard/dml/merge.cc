@@ -9,9 +9,11 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
+#include "deltaguard/dml/file_prefetch_internal.h"
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/dml/merge_source_internal.h"
 #include "deltaguard/exec/constraint_checker.h"
@@ -27,6 +29,8 @@ using dml_internal::ClausePlan;
 using dml_internal::MergePlan;
 
 constexpr size_t kPairChunk = 64 * 1024;
+// Target batches decoded ahead of the join (each holds ScanOptions::batch_size rows).
+constexpr size_t kPrefetchDepth = 2;
 
 // Columns of `batch` at `rows` (-1: NULL).
 Result<std::vector<std::shared_ptr<arrow::Array>>> TakeColumns(
@@ -61,6 +65,14 @@ class MergeRun {
                                                    *plan_.schema.schema, target_.name));
     checker_ = std::make_unique<ConstraintChecker>(std::move(checker));
     DELTA_ASSIGN_OR_RETURN(target_arrow_, ToArrowSchema(*plan_.target_schema));
+    for (const auto& c : plan_.matched) {
+      CollectColumns(c.condition, &plan_columns_);
+      for (const auto& p : c.columns) {
+        CollectColumns(p.value, &plan_columns_);
+        CollectColumns(p.keep_from, &plan_columns_);
+        for (const auto& [path, expr] : p.nested) CollectColumns(expr, &plan_columns_);
+      }
+    }
     DELTA_RETURN_IF_ERROR(ReadSource(source, source_memory_limit));
     DELTA_ASSIGN_OR_RETURN(writer_, dml_internal::DmlWriter::Make(target_, plan_.schema));
     return OkStatus();
@@ -103,13 +115,14 @@ class MergeRun {
     return out;
   }
 
-  Status ProcessFile(const AddFile& file, bool* touched) {
-    DELTA_ASSIGN_OR_RETURN(auto scan, dml_internal::ScanFile(target_.snapshot, file));
+  // `batches` is positioned at the start of `file`; reads it to its end marker.
+  Status ProcessFile(const AddFile& file, dml_internal::FilePrefetcher& batches,
+                     bool* touched) {
     std::vector<std::shared_ptr<arrow::RecordBatch>> pending;
     *touched = false;
     int64_t first_row = 0;
     while (true) {
-      DELTA_ASSIGN_OR_RETURN(auto raw, scan->Next());
+      DELTA_ASSIGN_OR_RETURN(auto raw, batches.Next());
       if (!raw) break;
       const int64_t n = raw->num_rows();
       DELTA_ASSIGN_OR_RETURN(auto tq, dml_internal::Qualified(raw, plan_.target_alias));
@@ -137,10 +150,25 @@ class MergeRun {
           source_rows.push_back(match[static_cast<size_t>(r)]);
         }
         const auto m = static_cast<int64_t>(joined_rows.size());
-        DELTA_ASSIGN_OR_RETURN(auto target_cols, TakeColumns(*tq, joined_rows));
+        // Only the target columns the MATCHED clauses read (UPDATE SET * reads none).
+        if (!matched_target_schema_) {
+          std::vector<std::shared_ptr<arrow::Field>> fields;
+          for (int i = 0; i < tq->num_columns(); ++i) {
+            if (!plan_columns_.count(tq->schema()->field(i)->name())) continue;
+            matched_target_columns_.push_back(i);
+            fields.push_back(tq->schema()->field(i));
+          }
+          matched_target_schema_ = arrow::schema(std::move(fields));
+        }
+        std::vector<std::shared_ptr<arrow::Array>> target_cols;
+        for (int i : matched_target_columns_) {
+          DELTA_ASSIGN_OR_RETURN(auto taken,
+                                 dml_internal::TakeRows(tq->column(i), joined_rows));
+          target_cols.push_back(std::move(taken));
+        }
         DELTA_ASSIGN_OR_RETURN(auto source_cols, TakeColumns(*source_, source_rows));
-        joined = JoinColumns(*tq->schema(), std::move(target_cols), *source_->schema(),
-                             std::move(source_cols), m);
+        joined = JoinColumns(*matched_target_schema_, std::move(target_cols),
+                             *source_->schema(), std::move(source_cols), m);
         compact_action.assign(static_cast<size_t>(m), -1);
         DELTA_RETURN_IF_ERROR(
             Decide(plan_.matched, *joined, source_rows, true, 0, &compact_action));
@@ -494,8 +522,19 @@ class MergeRun {
     return writer_->Write(conformed);
   }
 
+  // The top-level columns (joined names) that `e` reads.
+  static void CollectColumns(const BoundExprRef& e, std::set<std::string>* out) {
+    if (!e) return;
+    if (e->kind == BoundKind::kColumn && !e->path.empty()) out->insert(e->path[0]);
+    for (const auto& a : e->args) CollectColumns(a, out);
+  }
+
   const dml_internal::DmlTarget& target_;
   MergePlan& plan_;
+  std::set<std::string> plan_columns_;  // read by the MATCHED clauses
+  // Target columns joined for the MATCHED clauses (set by the first joined batch).
+  std::shared_ptr<arrow::Schema> matched_target_schema_;
+  std::vector<int> matched_target_columns_;
   MergeResult* result_;
   std::unique_ptr<ConstraintChecker> checker_;
   std::shared_ptr<arrow::Schema> target_arrow_;
@@ -542,9 +581,13 @@ Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec s
   if (!candidates) return fail(candidates.error());
   std::vector<const AddFile*> removed;
   std::vector<std::string> read;
+  // The next batches decode on their own thread while this one joins and filters.
+  dml_internal::FilePrefetcher batches(target.snapshot, *candidates, kPrefetchDepth);
   for (const AddFile* file : *candidates) {
     bool touched = false;
-    if (auto st = run.ProcessFile(*file, &touched); !st) return fail(st.error());
+    if (auto st = run.ProcessFile(*file, batches, &touched); !st) {
+      return fail(st.error());
+    }
     read.push_back(file->path);
     if (touched) removed.push_back(file);
   }

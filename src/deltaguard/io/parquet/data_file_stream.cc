@@ -67,6 +67,7 @@ class DataFileStream::OpenFile {
   }
 
   int64_t first_row_group = 0;
+  int64_t size = 0;                               // bytes after the last row group
   std::string name;                               // file name (no directory)
   std::string path;                               // full path
   OutputFileStream* raw = nullptr;                // owned by `sink`
@@ -243,7 +244,16 @@ Status DataFileStream::Encode(RowGroupWork& work) {
   for (const auto& batch : work.batches) DELTA_RETURN_IF_ERROR(f.stats->Update(*batch));
   DELTA_ARROW_ASSIGN_OR_RETURN(int64_t size, f.sink->Tell(), ErrorCode::kIOError,
                                context);
-  if (size >= config_->options.target_file_size_bytes) DELTA_RETURN_IF_ERROR(CloseFile());
+  // Close the file nearest its target: now, unless one more row group like this one
+  // would end closer to it (a file of two 40 MB row groups for a 64 MiB target closes
+  // at 80 MB, not at 120 MB). Row groups are never split, so a file is within half a
+  // row group of the target (or one row group when that is larger than the target).
+  const int64_t row_group_size = size - f.size;
+  f.size = size;
+  const int64_t target = config_->options.target_file_size_bytes;
+  if (size >= target || target - size < size + row_group_size - target) {
+    DELTA_RETURN_IF_ERROR(CloseFile());
+  }
   return OkStatus();
 }
 

@@ -6,6 +6,7 @@
 #include <arrow/array.h>
 #include <arrow/array/builder_binary.h>
 #include <arrow/array/builder_primitive.h>
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <parquet/file_reader.h>
@@ -258,6 +259,60 @@ TEST_F(DataFileStreamTest, NearlyUniqueColumnsOfTheFirstBatchAreWrittenPlain) {
   // Too few rows to judge: the Parquet default (dictionary) everywhere.
   for (const auto& [column, dictionary] : has_dictionary(5000))
     EXPECT_TRUE(dictionary) << column;
+}
+
+TEST_F(DataFileStreamTest, ColumnsWhoseDictionaryWouldOutgrowItsPageAreWrittenPlain) {
+  // `wide`: 80,000 distinct 16-byte codes in pseudo-random order, so the 64k-row sample
+  // repeats some (about 44,000 distinct: not "nearly unique"), but a row group's
+  // dictionary would pass Parquet's 1 MiB page limit and fall back to PLAIN anyway.
+  // `narrow`: 100 codes, dictionary-encoded as before.
+  const int64_t n = 200000;
+  arrow::StringBuilder wide, narrow;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t h = static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ULL;  // pseudo-random
+    h ^= h >> 29;
+    const auto code = (h * 0xBF58476D1CE4E5B9ULL >> 32) % 80000;
+    ASSERT_TRUE(wide.Append(fmt::format("customer-{:07d}", code)).ok());
+    ASSERT_TRUE(narrow.Append(fmt::format("status-{}", code % 100)).ok());
+  }
+  std::shared_ptr<arrow::Array> a, b;
+  ASSERT_TRUE(wide.Finish(&a).ok());
+  ASSERT_TRUE(narrow.Finish(&b).ok());
+  auto schema = ToArrowSchema(*Ddl("wide STRING, narrow STRING"));
+  ASSERT_TRUE(schema);
+  const std::string root = dir_.Join("wide");
+  auto writer = DataFileWriter::Make(fs_, root, Ddl("wide STRING, narrow STRING"),
+                                     ColumnMappingMode::kNone, {}, {});
+  ASSERT_TRUE(writer) << writer.error().ToString();
+  ASSERT_TRUE((*writer)->Write(*arrow::RecordBatch::Make(*schema, n, {a, b})));
+  auto files = (*writer)->Finish();
+  ASSERT_TRUE(files) << files.error().ToString();
+  ASSERT_EQ(files->size(), 1u);
+  auto reader = parquet::ParquetFileReader::OpenFile(FilePath(root, (*files)[0]));
+  auto rg = reader->metadata()->RowGroup(0);
+  EXPECT_FALSE(rg->ColumnChunk(0)->has_dictionary_page());
+  EXPECT_TRUE(rg->ColumnChunk(1)->has_dictionary_page());
+}
+
+TEST_F(DataFileStreamTest, FilesCloseNearestTheirTargetSize) {
+  DataFileWriterOptions options;
+  options.row_group_rows = 2000;
+  options.file_streams = 1;
+  options.threads = false;
+  // The size of one row group: ten of them in one file (they vary by a few %).
+  auto one = Write(dir_.Join("one"), options, 20000, 2000);
+  ASSERT_TRUE(one) << one.error().ToString();
+  ASSERT_EQ(one->size(), 1u);
+  const int64_t row_group = (*one)[0].size / 10;
+  // Target 3.3 row groups (row groups stay cut by rows: the in-memory data of one is
+  // about 2.5 of its encoded size). Three row groups end 0.3 short, a fourth would end
+  // 0.7 over, so every file holds three (closing only past the target gave four).
+  options.target_file_size_bytes = row_group * 33 / 10;
+  auto files = Write(dir_.Join("near"), options, 20000, 2000);
+  ASSERT_TRUE(files) << files.error().ToString();
+  ASSERT_EQ(files->size(), 4u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ((*files)[i].num_records, 6000) << i;
+  EXPECT_EQ((*files)[3].num_records, 2000);
 }
 
 }  // namespace

@@ -10,9 +10,10 @@
 #include <parquet/properties.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
 #include <utility>
 
 #include "deltaguard/io/parquet/arrow_schema.h"
@@ -108,70 +109,110 @@ Result<Codec> ParseCodec(std::string_view name) {
 // the column falls back to PLAIN, which makes nearly-unique columns (ids, measurements,
 // timestamps) cost a hash-table insert per value for no gain. So the first batch is
 // sampled (up to kDictionarySample rows); a primitive column (top level or inside
-// structs) whose sample holds at least kDictionaryMinSample non-null values, at least
-// kDictionaryMaxDistinct of them distinct, is written PLAIN. Deterministic: it depends
-// only on the first batch. Lists and maps keep the default.
+// structs) whose sample holds at least kDictionaryMinSample non-null values is written
+// PLAIN when
+//  - at least kDictionaryMaxDistinct of them are distinct, or
+//  - the dictionary of a whole row group would still outgrow the page limit: the
+//    distinct values of `row_group_rows` rows are estimated from the sample with the
+//    GEE estimator (Charikar et al., "Towards estimation error guarantees for distinct
+//    values", PODS 2000: sqrt(N/n) * values seen once + values seen more often), each
+//    costing its PLAIN size in the dictionary page. Such a column (say 100k customer
+//    codes in 1M-row row groups) would hash the first few hundred thousand values and
+//    then fall back anyway; its file is about the same size either way.
+// Deterministic: it depends only on the first batch. Lists and maps keep the default.
 constexpr int64_t kDictionarySample = 64 * 1024;
 constexpr int64_t kDictionaryMinSample = 8 * 1024;
 constexpr double kDictionaryMaxDistinct = 0.9;
 
-// Distinct non-null values among the first `n` of `a`, or -1 for types not sampled.
-int64_t CountDistinct(const arrow::Array& a, int64_t n, int64_t* non_null) {
-  *non_null = 0;
+struct DistinctSample {
+  int64_t non_null = 0;
+  int64_t distinct = 0;
+  int64_t singletons = 0;   // values seen exactly once
+  int64_t value_bytes = 0;  // PLAIN bytes of the distinct values
+  bool sampled = false;     // false: type not sampled
+};
+
+// Distinct non-null values among the first `n` of `a`.
+DistinctSample CountDistinct(const arrow::Array& a, int64_t n) {
+  DistinctSample out;
   const arrow::ArrayData& d = *a.data();
   auto valid = [&a](int64_t i) { return a.null_count() == 0 || a.IsValid(i); };
+  std::unordered_map<std::string_view, int64_t> seen;
+  seen.reserve(static_cast<size_t>(n));
+  int64_t length_prefix = 0;  // PLAIN BYTE_ARRAY: 4-byte length, then the bytes
   if (arrow::is_base_binary_like(a.type_id())) {
-    std::unordered_set<std::string_view> seen;
-    seen.reserve(static_cast<size_t>(n));
     const auto& b = static_cast<const arrow::BinaryArray&>(a);
     const auto& lb = static_cast<const arrow::LargeBinaryArray&>(a);
     const bool large = arrow::is_large_binary_like(a.type_id());
     for (int64_t i = 0; i < n; ++i) {
       if (!valid(i)) continue;
-      ++*non_null;
-      seen.insert(large ? lb.GetView(i) : b.GetView(i));
+      ++out.non_null;
+      ++seen[large ? lb.GetView(i) : b.GetView(i)];
     }
-    return static_cast<int64_t>(seen.size());
+    length_prefix = 4;
+  } else {
+    const auto* fixed = dynamic_cast<const arrow::FixedWidthType*>(a.type().get());
+    if (fixed == nullptr || a.type_id() == arrow::Type::BOOL || d.buffers.size() < 2 ||
+        !d.buffers[1]) {
+      return out;
+    }
+    const int width = fixed->bit_width() / 8;
+    const uint8_t* values = d.buffers[1]->data() + d.offset * width;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!valid(i)) continue;
+      ++out.non_null;
+      ++seen[std::string_view(reinterpret_cast<const char*>(values + i * width),
+                              static_cast<size_t>(width))];
+    }
   }
-  const auto* fixed = dynamic_cast<const arrow::FixedWidthType*>(a.type().get());
-  if (fixed == nullptr || a.type_id() == arrow::Type::BOOL || d.buffers.size() < 2 ||
-      !d.buffers[1]) {
-    return -1;
+  out.sampled = true;
+  out.distinct = static_cast<int64_t>(seen.size());
+  for (const auto& [value, count] : seen) {
+    out.singletons += count == 1;
+    out.value_bytes += length_prefix + static_cast<int64_t>(value.size());
   }
-  const int width = fixed->bit_width() / 8;
-  const uint8_t* values = d.buffers[1]->data() + d.offset * width;
-  std::unordered_set<std::string_view> seen;
-  seen.reserve(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    if (!valid(i)) continue;
-    ++*non_null;
-    seen.insert(std::string_view(reinterpret_cast<const char*>(values + i * width),
-                                 static_cast<size_t>(width)));
+  return out;
+}
+
+// Whether the dictionary of a row group of `row_group_rows` rows, shaped like the sample,
+// would outgrow `limit` bytes (see above).
+bool DictionaryOverflows(const DistinctSample& s, int64_t row_group_rows, int64_t limit) {
+  if (s.distinct == 0 || s.non_null >= row_group_rows) {
+    return s.value_bytes > limit;
   }
-  return static_cast<int64_t>(seen.size());
+  const double scale =
+      std::sqrt(static_cast<double>(row_group_rows) / static_cast<double>(s.non_null));
+  const double estimate = scale * static_cast<double>(s.singletons) +
+                          static_cast<double>(s.distinct - s.singletons);
+  const double bytes_per_value =
+      static_cast<double>(s.value_bytes) / static_cast<double>(s.distinct);
+  return estimate * bytes_per_value > static_cast<double>(limit);
 }
 
 void ChoosePlainColumns(const std::string& path, const arrow::Array& a,
+                        int64_t row_group_rows, int64_t dictionary_limit,
                         parquet::WriterProperties::Builder* builder) {
   if (a.type_id() == arrow::Type::STRUCT) {
     const auto& st = static_cast<const arrow::StructArray&>(a);
     for (int i = 0; i < st.num_fields(); ++i) {
       ChoosePlainColumns(path + "." + st.struct_type()->field(i)->name(), *st.field(i),
-                         builder);
+                         row_group_rows, dictionary_limit, builder);
     }
     return;
   }
-  int64_t non_null = 0;
-  int64_t distinct = CountDistinct(a, std::min(a.length(), kDictionarySample), &non_null);
-  if (distinct < 0 || non_null < kDictionaryMinSample) return;
-  if (static_cast<double>(distinct) >=
-      kDictionaryMaxDistinct * static_cast<double>(non_null)) {
+  const DistinctSample s = CountDistinct(a, std::min(a.length(), kDictionarySample));
+  if (!s.sampled || s.non_null < kDictionaryMinSample) return;
+  if (static_cast<double>(s.distinct) >=
+          kDictionaryMaxDistinct * static_cast<double>(s.non_null) ||
+      DictionaryOverflows(s, row_group_rows, dictionary_limit)) {
     builder->disable_dictionary(path);
   }
 }
 
+// `row_group_rows`: the rows a row group is expected to hold.
 std::shared_ptr<parquet::WriterProperties> WriterPropertiesFor(
-    parquet::Compression::type codec, const arrow::RecordBatch& first) {
+    parquet::Compression::type codec, const arrow::RecordBatch& first,
+    int64_t row_group_rows) {
   parquet::WriterProperties::Builder builder;
   builder.compression(codec)
       ->version(parquet::ParquetVersion::PARQUET_2_6)
@@ -181,8 +222,11 @@ std::shared_ptr<parquet::WriterProperties> WriterPropertiesFor(
       // (parquet-format LogicalTypes "DECIMAL"); cheaper to encode and to compare than
       // 16-byte FIXED_LEN_BYTE_ARRAY, and every Delta reader reads all three.
       ->enable_store_decimal_as_integer();
-  for (int i = 0; i < first.num_columns(); ++i)
-    ChoosePlainColumns(first.schema()->field(i)->name(), *first.column(i), &builder);
+  const int64_t dictionary_limit = builder.build()->dictionary_pagesize_limit();
+  for (int i = 0; i < first.num_columns(); ++i) {
+    ChoosePlainColumns(first.schema()->field(i)->name(), *first.column(i), row_group_rows,
+                       dictionary_limit, &builder);
+  }
   return builder.build();
 }
 
@@ -208,7 +252,19 @@ class DataFileWriter::Impl {
   const DataFileWriterOptions& options() const { return config.options; }
 
   Status Start(const arrow::RecordBatch& first) {
-    config.properties = WriterPropertiesFor(codec.type, first);
+    // Rows a row group will hold: cut by rows or by bytes, whichever comes first.
+    int64_t rows = options().row_group_rows;
+    DELTA_ARROW_ASSIGN_OR_RETURN(int64_t bytes, arrow::util::ReferencedBufferSize(first),
+                                 ErrorCode::kInternal, "data file writer");
+    if (bytes > 0 && first.num_rows() > 0) {
+      const double per_row =
+          static_cast<double>(bytes) / static_cast<double>(first.num_rows());
+      rows = std::min(
+          rows,
+          std::max<int64_t>(
+              1, static_cast<int64_t>(static_cast<double>(row_group_bytes) / per_row)));
+    }
+    config.properties = WriterPropertiesFor(codec.type, first, rows);
     config.num_streams = std::max(1, options().file_streams);
     auto shared = std::make_shared<const internal::DataFileConfig>(config);
     for (int i = 0; i < config.num_streams; ++i)

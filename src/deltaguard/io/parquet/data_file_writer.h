@@ -40,8 +40,9 @@ namespace deltaguard {
 struct DataFileWriterOptions {
   /// "snappy", "zstd", "gzip" or "uncompressed"; anything else is kInvalidArgument.
   std::string compression = "snappy";
-  /// Start a new file once the current one reaches this many bytes (checked after
-  /// each row group).
+  /// Files end near this size: checked after each row group, a file is closed once it
+  /// reaches the target, or earlier when one more row group of the size of the last
+  /// would overshoot the target by more than the file now falls short of it.
   int64_t target_file_size_bytes = 128LL << 20;
   /// A row group is closed at this many rows or when its in-memory Arrow data reaches
   /// min(target_file_size_bytes, 128 MiB).
