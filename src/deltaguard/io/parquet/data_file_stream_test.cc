@@ -5,6 +5,7 @@
 
 #include <arrow/array.h>
 #include <arrow/array/builder_binary.h>
+#include <arrow/array/builder_decimal.h>
 #include <arrow/array/builder_primitive.h>
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -265,33 +266,75 @@ TEST_F(DataFileStreamTest, ColumnsWhoseDictionaryWouldOutgrowItsPageAreWrittenPl
   // `wide`: 80,000 distinct 16-byte codes in pseudo-random order, so the 64k-row sample
   // repeats some (about 44,000 distinct: not "nearly unique"), but a row group's
   // dictionary would pass Parquet's 1 MiB page limit and fall back to PLAIN anyway.
-  // `narrow`: 100 codes, dictionary-encoded as before.
+  // `narrow`: 100 codes, dictionary-encoded as before. `fee`: 100,000 distinct 8-byte
+  // values, the same shape as `wide` in the sample, but 800 KB of dictionary: kept;
+  // `price` too (DECIMAL(12,4) is 16 bytes in Arrow but an 8-byte INT64 in the file).
   const int64_t n = 200000;
   arrow::StringBuilder wide, narrow;
+  arrow::Int64Builder fee;
+  arrow::Decimal128Builder price(arrow::decimal128(12, 4));
   for (int64_t i = 0; i < n; ++i) {
     uint64_t h = static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ULL;  // pseudo-random
     h ^= h >> 29;
     const auto code = (h * 0xBF58476D1CE4E5B9ULL >> 32) % 80000;
     ASSERT_TRUE(wide.Append(fmt::format("customer-{:07d}", code)).ok());
     ASSERT_TRUE(narrow.Append(fmt::format("status-{}", code % 100)).ok());
+    const auto cents = static_cast<int64_t>((h * 0x94D049BB133111EBULL >> 32) % 100000);
+    ASSERT_TRUE(fee.Append(cents).ok());
+    ASSERT_TRUE(price.Append(arrow::Decimal128(cents)).ok());
   }
-  std::shared_ptr<arrow::Array> a, b;
+  std::shared_ptr<arrow::Array> a, b, c, e;
   ASSERT_TRUE(wide.Finish(&a).ok());
   ASSERT_TRUE(narrow.Finish(&b).ok());
-  auto schema = ToArrowSchema(*Ddl("wide STRING, narrow STRING"));
+  ASSERT_TRUE(fee.Finish(&c).ok());
+  ASSERT_TRUE(price.Finish(&e).ok());
+  const char kColumns[] = "wide STRING, narrow STRING, fee BIGINT, price DECIMAL(12,4)";
+  auto schema = ToArrowSchema(*Ddl(kColumns));
   ASSERT_TRUE(schema);
   const std::string root = dir_.Join("wide");
-  auto writer = DataFileWriter::Make(fs_, root, Ddl("wide STRING, narrow STRING"),
-                                     ColumnMappingMode::kNone, {}, {});
+  auto writer =
+      DataFileWriter::Make(fs_, root, Ddl(kColumns), ColumnMappingMode::kNone, {}, {});
   ASSERT_TRUE(writer) << writer.error().ToString();
-  ASSERT_TRUE((*writer)->Write(*arrow::RecordBatch::Make(*schema, n, {a, b})));
+  ASSERT_TRUE((*writer)->Write(*arrow::RecordBatch::Make(*schema, n, {a, b, c, e})));
   auto files = (*writer)->Finish();
   ASSERT_TRUE(files) << files.error().ToString();
-  ASSERT_EQ(files->size(), 1u);
+  ASSERT_FALSE(files->empty());
   auto reader = parquet::ParquetFileReader::OpenFile(FilePath(root, (*files)[0]));
   auto rg = reader->metadata()->RowGroup(0);
   EXPECT_FALSE(rg->ColumnChunk(0)->has_dictionary_page());
   EXPECT_TRUE(rg->ColumnChunk(1)->has_dictionary_page());
+  EXPECT_TRUE(rg->ColumnChunk(2)->has_dictionary_page());
+  EXPECT_TRUE(rg->ColumnChunk(3)->has_dictionary_page());
+}
+
+TEST_F(DataFileStreamTest, TheLastRowsAreSplitBetweenTheStreams) {
+  // 200,000 rows, less than one row group: with two streams, two row groups (files) of
+  // 100,000 rows that encode in parallel; with one stream, or under 2 x 65,536 rows,
+  // one.
+  struct Case {
+    int streams;
+    int64_t rows;
+    std::vector<int64_t> files;
+  };
+  for (const Case& c :
+       {Case{2, 200000, {100000, 100000}}, Case{3, 200001, {66667, 66667, 66667}},
+        Case{3, 150000, {75000, 75000}}, Case{1, 200000, {200000}},
+        Case{2, 100000, {100000}}}) {
+    SCOPED_TRACE(std::to_string(c.streams) + " streams, " + std::to_string(c.rows));
+    DataFileWriterOptions options;
+    options.file_streams = c.streams;
+    const std::string root =
+        dir_.Join("split" + std::to_string(c.streams) + "_" + std::to_string(c.rows));
+    auto files = Write(root, options, c.rows, 30000);
+    ASSERT_TRUE(files) << files.error().ToString();
+    std::vector<int64_t> rows;
+    for (const auto& f : *files) rows.push_back(f.num_records);
+    EXPECT_EQ(rows, c.files);
+    // Every row once, in order within each file.
+    std::vector<int64_t> xs = Xs(root, *files);
+    ASSERT_EQ(static_cast<int64_t>(xs.size()), c.rows);
+    for (int64_t i = 0; i < c.rows; ++i) ASSERT_EQ(xs[static_cast<size_t>(i)], i);
+  }
 }
 
 TEST_F(DataFileStreamTest, FilesCloseNearestTheirTargetSize) {

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
-#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "deltaguard/io/parquet/arrow_schema.h"
@@ -26,6 +26,9 @@ namespace {
 
 constexpr char kHiveDefaultPartition[] = "__HIVE_DEFAULT_PARTITION__";
 constexpr int64_t kMaxRowGroupBytes = 128LL << 20;
+// The last rows of a write are split between the streams only from this many rows per
+// part: smaller row groups would cost more in per-row-group overhead than they save.
+constexpr int64_t kMinSplitRowGroupRows = 64 * 1024;
 
 // The shape used to compare an input batch with the schema: every field nullable, no
 // metadata, canonical list/map child names, any time zone read as "UTC".
@@ -112,22 +115,46 @@ Result<Codec> ParseCodec(std::string_view name) {
 // structs) whose sample holds at least kDictionaryMinSample non-null values is written
 // PLAIN when
 //  - at least kDictionaryMaxDistinct of them are distinct, or
-//  - the dictionary of a whole row group would still outgrow the page limit: the
-//    distinct values of `row_group_rows` rows are estimated from the sample with the
-//    GEE estimator (Charikar et al., "Towards estimation error guarantees for distinct
-//    values", PODS 2000: sqrt(N/n) * values seen once + values seen more often), each
-//    costing its PLAIN size in the dictionary page. Such a column (say 100k customer
-//    codes in 1M-row row groups) would hash the first few hundred thousand values and
-//    then fall back anyway; its file is about the same size either way.
+//  - the dictionary of a whole row group would still outgrow the page limit. The
+//    number of distinct values D behind the sample is estimated as if values were
+//    drawn uniformly: d distinct among n sampled values solves D * (1 - e^(-n/D)) = d
+//    (the method-of-moments estimator); a row group of N rows then holds
+//    D * (1 - e^(-N/D)) of them, each costing its PLAIN size in the dictionary page.
+//    Skewed data looks like fewer distinct values, so the estimate errs towards
+//    keeping the dictionary (the Parquet default). Such a column (say 100k customer
+//    codes of 7 characters in 1M-row row groups) would hash the first few hundred
+//    thousand values and then fall back anyway, and its file is about the same size
+//    either way; 100k distinct 8-byte values (800 KB) keep their dictionary.
 // Deterministic: it depends only on the first batch. Lists and maps keep the default.
 constexpr int64_t kDictionarySample = 64 * 1024;
 constexpr int64_t kDictionaryMinSample = 8 * 1024;
 constexpr double kDictionaryMaxDistinct = 0.9;
 
+// Bytes of one PLAIN value of a fixed-width Arrow type in the file: INT8/16 are stored as
+// INT32, DECIMAL(p <= 9) / (p <= 18) as INT32 / INT64 (enable_store_decimal_as_integer),
+// wider decimals in the fewest bytes that hold p digits.
+int64_t PlainWidth(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::INT8:
+    case arrow::Type::INT16:
+    case arrow::Type::UINT8:
+    case arrow::Type::UINT16:
+      return 4;
+    case arrow::Type::DECIMAL128:
+    case arrow::Type::DECIMAL256: {
+      const int p = static_cast<const arrow::DecimalType&>(type).precision();
+      if (p <= 9) return 4;
+      if (p <= 18) return 8;
+      return static_cast<int64_t>(std::ceil((p * std::log2(10.0) + 1) / 8));
+    }
+    default:
+      return static_cast<const arrow::FixedWidthType&>(type).bit_width() / 8;
+  }
+}
+
 struct DistinctSample {
   int64_t non_null = 0;
   int64_t distinct = 0;
-  int64_t singletons = 0;   // values seen exactly once
   int64_t value_bytes = 0;  // PLAIN bytes of the distinct values
   bool sampled = false;     // false: type not sampled
 };
@@ -137,9 +164,11 @@ DistinctSample CountDistinct(const arrow::Array& a, int64_t n) {
   DistinctSample out;
   const arrow::ArrayData& d = *a.data();
   auto valid = [&a](int64_t i) { return a.null_count() == 0 || a.IsValid(i); };
-  std::unordered_map<std::string_view, int64_t> seen;
+  std::unordered_set<std::string_view> seen;
   seen.reserve(static_cast<size_t>(n));
-  int64_t length_prefix = 0;  // PLAIN BYTE_ARRAY: 4-byte length, then the bytes
+  // Added to each value's Arrow size: PLAIN BYTE_ARRAY has a 4-byte length first;
+  // fixed-width values differ by their Parquet physical type.
+  int64_t length_prefix = 0;
   if (arrow::is_base_binary_like(a.type_id())) {
     const auto& b = static_cast<const arrow::BinaryArray&>(a);
     const auto& lb = static_cast<const arrow::LargeBinaryArray&>(a);
@@ -147,7 +176,7 @@ DistinctSample CountDistinct(const arrow::Array& a, int64_t n) {
     for (int64_t i = 0; i < n; ++i) {
       if (!valid(i)) continue;
       ++out.non_null;
-      ++seen[large ? lb.GetView(i) : b.GetView(i)];
+      seen.insert(large ? lb.GetView(i) : b.GetView(i));
     }
     length_prefix = 4;
   } else {
@@ -158,17 +187,17 @@ DistinctSample CountDistinct(const arrow::Array& a, int64_t n) {
     }
     const int width = fixed->bit_width() / 8;
     const uint8_t* values = d.buffers[1]->data() + d.offset * width;
+    length_prefix = PlainWidth(*a.type()) - width;  // the Parquet value's size
     for (int64_t i = 0; i < n; ++i) {
       if (!valid(i)) continue;
       ++out.non_null;
-      ++seen[std::string_view(reinterpret_cast<const char*>(values + i * width),
-                              static_cast<size_t>(width))];
+      seen.insert(std::string_view(reinterpret_cast<const char*>(values + i * width),
+                                   static_cast<size_t>(width)));
     }
   }
   out.sampled = true;
   out.distinct = static_cast<int64_t>(seen.size());
-  for (const auto& [value, count] : seen) {
-    out.singletons += count == 1;
+  for (const auto& value : seen) {
     out.value_bytes += length_prefix + static_cast<int64_t>(value.size());
   }
   return out;
@@ -177,16 +206,25 @@ DistinctSample CountDistinct(const arrow::Array& a, int64_t n) {
 // Whether the dictionary of a row group of `row_group_rows` rows, shaped like the sample,
 // would outgrow `limit` bytes (see above).
 bool DictionaryOverflows(const DistinctSample& s, int64_t row_group_rows, int64_t limit) {
-  if (s.distinct == 0 || s.non_null >= row_group_rows) {
+  if (s.distinct == 0) return false;
+  if (s.non_null >= row_group_rows || s.distinct >= s.non_null) {
     return s.value_bytes > limit;
   }
-  const double scale =
-      std::sqrt(static_cast<double>(row_group_rows) / static_cast<double>(s.non_null));
-  const double estimate = scale * static_cast<double>(s.singletons) +
-                          static_cast<double>(s.distinct - s.singletons);
-  const double bytes_per_value =
-      static_cast<double>(s.value_bytes) / static_cast<double>(s.distinct);
-  return estimate * bytes_per_value > static_cast<double>(limit);
+  const double n = static_cast<double>(s.non_null);
+  const double d = static_cast<double>(s.distinct);
+  auto expected_distinct = [](double population, double draws) {
+    return population * -std::expm1(-draws / population);
+  };
+  // Bisection for D (the expected distinct count grows with D towards n).
+  double lo = d, hi = d;
+  while (expected_distinct(hi, n) < d && hi < 1e15) hi *= 2;
+  for (int i = 0; i < 100 && hi - lo > 0.5; ++i) {
+    const double mid = (lo + hi) / 2;
+    (expected_distinct(mid, n) < d ? lo : hi) = mid;
+  }
+  const double in_row_group = expected_distinct(hi, static_cast<double>(row_group_rows));
+  return in_row_group * (static_cast<double>(s.value_bytes) / d) >
+         static_cast<double>(limit);
 }
 
 void ChoosePlainColumns(const std::string& path, const arrow::Array& a,
@@ -290,6 +328,44 @@ class DataFileWriter::Impl {
     pending_bytes = 0;
     auto& stream = *streams[static_cast<size_t>(work.index % config.num_streams)];
     return stream.Submit(std::move(work), options().threads);
+  }
+
+  // The rows left at the end: with more than one stream and enough rows, cut into one
+  // row group per stream so that they encode in parallel (otherwise the write ends with
+  // one stream encoding the last row group alone). Deterministic: depends only on the
+  // rows.
+  Status FlushLastRowGroups() {
+    const int64_t parts =
+        std::min<int64_t>(config.num_streams, pending_rows / kMinSplitRowGroupRows);
+    if (parts < 2) return FlushRowGroup();
+    std::vector<std::shared_ptr<arrow::RecordBatch>> rows = std::move(pending);
+    pending.clear();
+    const int64_t total = pending_rows;
+    const double bytes_per_row =
+        static_cast<double>(pending_bytes) / static_cast<double>(total);
+    pending_rows = 0;
+    pending_bytes = 0;
+    size_t batch = 0;
+    int64_t offset = 0;  // within rows[batch]
+    for (int64_t part = 0; part < parts; ++part) {
+      int64_t want = total / parts + (part < total % parts ? 1 : 0);
+      while (want > 0) {
+        const auto& b = rows[batch];
+        const int64_t n = std::min(want, b->num_rows() - offset);
+        pending.push_back(b->Slice(offset, n));
+        pending_rows += n;
+        want -= n;
+        offset += n;
+        if (offset == b->num_rows()) {
+          ++batch;
+          offset = 0;
+        }
+      }
+      pending_bytes =
+          static_cast<int64_t>(bytes_per_row * static_cast<double>(pending_rows));
+      DELTA_RETURN_IF_ERROR(FlushRowGroup());
+    }
+    return OkStatus();
   }
 
   // Every stream's files, ordered by their first row group.
@@ -437,7 +513,7 @@ Result<std::vector<WrittenFile>> DataFileWriter::Finish() {
     return MakeError(ErrorCode::kInvalidArgument,
                      "data file writer: Finish called twice");
   }
-  Status st = s.FlushRowGroup();
+  Status st = s.FlushLastRowGroups();
   // Streams close their last files in parallel.
   if (st) {
     for (const auto& stream : s.streams) stream->RequestFinish();
