@@ -384,11 +384,18 @@ class MergeRun {
         for (int64_t r = 0; r < n; ++r) {
           if (valid != nullptr && !arrow::bit_util::GetBit(valid, column.offset() + r))
             continue;
-          int64_t s = int_index_.Find(static_cast<int64_t>(values[r]));
-          if (s < 0) continue;
-          for (; s >= 0; s = next_[static_cast<size_t>(s)]) {
-            pt.push_back(r);
-            ps.push_back(s);
+          const int64_t found = int_index_.Find(static_cast<int64_t>(values[r]));
+          if (found < 0) continue;
+          int64_t s = found & ~dml_internal::IntegralKeyIndex::kMore;
+          pt.push_back(r);
+          ps.push_back(s);
+          // Only a key with more rows reads the chain (one cache miss less per hit).
+          if (found & dml_internal::IntegralKeyIndex::kMore) {
+            for (s = next_[static_cast<size_t>(s)]; s >= 0;
+                 s = next_[static_cast<size_t>(s)]) {
+              pt.push_back(r);
+              ps.push_back(s);
+            }
           }
           if (pt.size() >= kPairChunk) DELTA_RETURN_IF_ERROR(flush());
         }

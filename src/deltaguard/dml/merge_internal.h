@@ -108,25 +108,36 @@ Result<std::shared_ptr<arrow::RecordBatch>> Qualified(
 Result<std::vector<std::optional<std::string>>> EncodeKeys(
     const std::vector<std::shared_ptr<arrow::Array>>& columns, int64_t num_rows);
 
-/// The common case of one integral ON key (`t.id = s.id`): an open-addressing hash
-/// index from key value to the first source row with it, instead of string keys
-/// (EncodeKeys), which dominated MERGE time on large sources. Rows with equal keys are
-/// chained through `next` exactly as the string index chains them; NULL keys match
-/// nothing.
+/// The common case of one integral ON key (`t.id = s.id`): an index from key value to
+/// the first source row with it, instead of string keys (EncodeKeys), which dominated
+/// MERGE time on large sources. Dense keys (a range under 64 values per source row) use
+/// a bitmap, per-word ranks and the first rows in key order; others an open-addressing
+/// hash table. Rows with equal keys are chained through `next` exactly as the string
+/// index chains them (Find flags keys that have a chain); NULL keys match nothing.
 class IntegralKeyIndex {
  public:
+  /// Set in Find()'s result when more rows have the key: follow `next` from the row.
+  static constexpr int64_t kMore = int64_t{1} << 62;
+
   /// True when `column` is INT8/16/32/64 (values compare as int64).
   static bool Supports(const arrow::Array& column);
   /// Index `column` (Supports() must hold); next[r] = the next row with r's key or -1.
   void Build(const arrow::Array& column, std::vector<int64_t>* next);
-  /// The first row whose key is `value`, or -1.
+  /// The first row whose key is `value` (| kMore when it is not the only one), or -1.
   int64_t Find(int64_t value) const {
-    if (slots_.empty() || value < min_ || value > max_) return -1;
+    if (value < min_ || value > max_) return -1;
     if (!bits_.empty()) {
-      // Most target keys miss: a small bitmap answers without touching the slots.
+      // Dense keys: most target keys miss, and a small bitmap answers without touching
+      // anything else; a hit's rank among the present keys indexes the rows in key
+      // order, which a target sorted by its key reads nearly sequentially.
       const auto offset = static_cast<uint64_t>(value) - static_cast<uint64_t>(min_);
-      if (!((bits_[offset >> 6] >> (offset & 63)) & 1)) return -1;
+      const uint64_t word = bits_[offset >> 6];
+      const uint64_t below = word & ((uint64_t{1} << (offset & 63)) - 1);
+      if (!((word >> (offset & 63)) & 1)) return -1;
+      return heads_[ranks_[offset >> 6] +
+                    static_cast<uint64_t>(__builtin_popcountll(below))];
     }
+    if (slots_.empty()) return -1;
     for (size_t i = Slot(value);; i = (i + 1) & mask_) {
       const Entry& e = slots_[i];
       if (e.row < 0) return -1;
@@ -137,21 +148,25 @@ class IntegralKeyIndex {
  private:
   struct Entry {
     int64_t key = 0;
-    int64_t row = -1;  ///< -1: empty slot
+    int64_t row = -1;  ///< -1: empty slot (| kMore: as Find returns it)
   };
   size_t Slot(int64_t value) const {
     return static_cast<size_t>((static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ULL) >>
                                shift_) &
            mask_;
   }
+  // Sparse keys: open addressing (load factor <= 0.5).
   std::vector<Entry> slots_;
-  std::vector<uint64_t> bits_;  ///< key - min_ present; empty when the range is wide
-  int64_t min_ = 0;
-  int64_t max_ = -1;
   size_t mask_ = 0;
   int shift_ = 0;
+  // Dense keys (a key range under 64 values per row): key - min_ present, the number of
+  // present keys before each bitmap word, and each present key's first row, by key.
+  std::vector<uint64_t> bits_;
+  std::vector<uint32_t> ranks_;
+  std::vector<int64_t> heads_;
+  int64_t min_ = 0;
+  int64_t max_ = -1;
 };
-
 /// The source's key values render for messages: "id = 7, region = 'EU'".
 std::string DescribeKey(const std::vector<BoundExprRef>& keys,
                         const std::vector<std::shared_ptr<arrow::Array>>& columns,

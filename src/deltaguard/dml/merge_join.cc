@@ -132,17 +132,10 @@ int64_t IntegralValue(const arrow::Array& column, int64_t i) {
 void IntegralKeyIndex::Build(const arrow::Array& column, std::vector<int64_t>* next) {
   const int64_t n = column.length();
   next->assign(static_cast<size_t>(n), -1);
-  // Capacity: a power of two at least twice the rows (load factor <= 0.5).
-  size_t capacity = 16;
-  int bits = 4;
-  while (capacity < static_cast<size_t>(n) * 2) {
-    capacity <<= 1;
-    ++bits;
-  }
-  slots_.assign(capacity, Entry{});
-  mask_ = capacity - 1;
-  shift_ = 64 - bits;
+  slots_.clear();
   bits_.clear();
+  ranks_.clear();
+  heads_.clear();
   min_ = 0;
   max_ = -1;
   bool any = false;
@@ -153,17 +146,58 @@ void IntegralKeyIndex::Build(const arrow::Array& column, std::vector<int64_t>* n
     max_ = any ? std::max(max_, value) : value;
     any = true;
   }
-  // A bitmap of at most 8 bytes per source row (a dense-enough key range).
+  if (!any) return;
+  // Adds row r (rows come backwards, so that each chain starts at its key's first row,
+  // as the string index) to the head `*head`.
+  auto link = [&](int64_t* head, int64_t r) {
+    if (*head < 0) {
+      *head = r;
+    } else {
+      (*next)[static_cast<size_t>(r)] = *head & ~kMore;
+      *head = r | kMore;
+    }
+  };
   const auto span = static_cast<uint64_t>(max_) - static_cast<uint64_t>(min_);
-  if (any && span < static_cast<uint64_t>(n) * 64) bits_.assign(span / 64 + 1, 0);
-  // Backwards, so that each chain starts at its key's first row (as the string index).
+  if (span < static_cast<uint64_t>(n) * 64 && n < (int64_t{1} << 32)) {
+    // Dense: a bitmap of at most 8 bytes per source row, then ranks and heads.
+    bits_.assign(span / 64 + 1, 0);
+    for (int64_t r = 0; r < n; ++r) {
+      if (column.IsNull(r)) continue;
+      const auto offset =
+          static_cast<uint64_t>(IntegralValue(column, r)) - static_cast<uint64_t>(min_);
+      bits_[offset >> 6] |= uint64_t{1} << (offset & 63);
+    }
+    ranks_.resize(bits_.size());
+    uint64_t present = 0;
+    for (size_t w = 0; w < bits_.size(); ++w) {
+      ranks_[w] = static_cast<uint32_t>(present);
+      present += static_cast<uint64_t>(__builtin_popcountll(bits_[w]));
+    }
+    heads_.assign(present, -1);
+    for (int64_t r = n; r-- > 0;) {
+      if (column.IsNull(r)) continue;
+      const auto offset =
+          static_cast<uint64_t>(IntegralValue(column, r)) - static_cast<uint64_t>(min_);
+      const uint64_t below = bits_[offset >> 6] & ((uint64_t{1} << (offset & 63)) - 1);
+      link(&heads_[ranks_[offset >> 6] +
+                   static_cast<uint64_t>(__builtin_popcountll(below))],
+           r);
+    }
+    return;
+  }
+  // Sparse: capacity a power of two at least twice the rows (load factor <= 0.5).
+  size_t capacity = 16;
+  int bits = 4;
+  while (capacity < static_cast<size_t>(n) * 2) {
+    capacity <<= 1;
+    ++bits;
+  }
+  slots_.assign(capacity, Entry{});
+  mask_ = capacity - 1;
+  shift_ = 64 - bits;
   for (int64_t r = n; r-- > 0;) {
     if (column.IsNull(r)) continue;
     const int64_t value = IntegralValue(column, r);
-    if (!bits_.empty()) {
-      const auto offset = static_cast<uint64_t>(value) - static_cast<uint64_t>(min_);
-      bits_[offset >> 6] |= uint64_t{1} << (offset & 63);
-    }
     for (size_t i = Slot(value);; i = (i + 1) & mask_) {
       Entry& e = slots_[i];
       if (e.row < 0) {
@@ -172,8 +206,7 @@ void IntegralKeyIndex::Build(const arrow::Array& column, std::vector<int64_t>* n
         break;
       }
       if (e.key == value) {
-        (*next)[static_cast<size_t>(r)] = e.row;
-        e.row = r;
+        link(&e.row, r);
         break;
       }
     }
