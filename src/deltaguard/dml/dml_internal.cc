@@ -4,6 +4,8 @@
 #include "deltaguard/dml/dml_internal.h"
 
 #include <arrow/array/builder_primitive.h>
+#include <arrow/array/util.h>
+#include <arrow/buffer.h>
 #include <arrow/compute/api.h>
 #include <fmt/format.h>
 
@@ -68,6 +70,9 @@ Result<std::unique_ptr<TableScan>> ScanFile(const SnapshotRef& snapshot,
 
 Result<std::shared_ptr<arrow::BooleanArray>> DenseMask(const arrow::BooleanArray& mask,
                                                        bool invert) {
+  if (!invert && mask.null_count() == 0) {
+    return std::static_pointer_cast<arrow::BooleanArray>(arrow::MakeArray(mask.data()));
+  }
   arrow::BooleanBuilder builder;
   DELTA_ARROW_RETURN_NOT_OK(builder.Reserve(mask.length()), ErrorCode::kInternal, "mask");
   for (int64_t i = 0; i < mask.length(); ++i) {
@@ -81,13 +86,14 @@ Result<std::shared_ptr<arrow::BooleanArray>> DenseMask(const arrow::BooleanArray
 
 Result<std::shared_ptr<arrow::BooleanArray>> MaskFromBytes(
     const std::vector<uint8_t>& bytes) {
-  arrow::BooleanBuilder builder;
-  DELTA_ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(bytes.size())),
-                            ErrorCode::kInternal, "mask");
-  for (uint8_t b : bytes) builder.UnsafeAppend(b != 0);
-  std::shared_ptr<arrow::BooleanArray> out;
-  DELTA_ARROW_RETURN_NOT_OK(builder.Finish(&out), ErrorCode::kInternal, "mask");
-  return out;
+  const auto n = static_cast<int64_t>(bytes.size());
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto bits, arrow::AllocateEmptyBitmap(n),
+                               ErrorCode::kInternal, "mask");
+  uint8_t* out = bits->mutable_data();
+  for (int64_t i = 0; i < n; ++i) {
+    out[i >> 3] |= static_cast<uint8_t>((bytes[static_cast<size_t>(i)] != 0) << (i & 7));
+  }
+  return std::make_shared<arrow::BooleanArray>(n, std::move(bits));
 }
 
 Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(
