@@ -93,7 +93,19 @@ class LocalOutputFile final : public OutputFile {
     if (fd_ < 0) {
       return MakeError(ErrorCode::kInternal, "append to closed file '{}'", path_);
     }
-    return WriteAll(fd_, data, tmp_);
+    DELTA_RETURN_IF_ERROR(WriteAll(fd_, data, tmp_));
+    written_ += static_cast<int64_t>(data.size());
+#ifdef __linux__
+    // Start the writeback of every full 8 MiB as it is written, so that Close()'s fsync
+    // waits only for the last few MiB instead of the whole file (measured: ~55 ms per
+    // 130 MB file on the MERGE bench, at the end of the write). Advisory: errors show
+    // up in the fsync.
+    if (written_ - synced_ >= kSyncBytes) {
+      (void)::sync_file_range(fd_, synced_, written_ - synced_, SYNC_FILE_RANGE_WRITE);
+      synced_ = written_;
+    }
+#endif
+    return OkStatus();
   }
   Status Close() override {
     if (fd_ < 0) return MakeError(ErrorCode::kInternal, "'{}' closed twice", path_);
@@ -109,10 +121,14 @@ class LocalOutputFile final : public OutputFile {
   }
 
  private:
+  static constexpr int64_t kSyncBytes = 8 << 20;
+
   std::string path_;
   std::string tmp_;
   int fd_;
   bool published_ = false;
+  int64_t written_ = 0;  // bytes appended
+  int64_t synced_ = 0;   // bytes whose writeback has been started
 };
 
 // An mmap of a whole local file (PROT_READ, MAP_PRIVATE); an empty file maps nothing.

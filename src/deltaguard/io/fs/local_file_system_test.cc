@@ -282,6 +282,28 @@ TEST_F(LocalFileSystemTest, OpenForWriteStreamsAndPublishesOnlyOnClose) {
   EXPECT_THAT(AllEntries(), ElementsAre("part-0.parquet"));
 }
 
+TEST_F(LocalFileSystemTest, LargeStreamedFilesArriveWholeThroughEarlyWriteback) {
+  // 20 MiB plus a tail, in uneven pieces: the writeback started every 8 MiB must not
+  // change or lose a byte, and the file still appears only on Close.
+  std::string expected;
+  std::string path = Path("big.parquet");
+  auto out = fs_->OpenForWrite(path);
+  ASSERT_TRUE(out) << out.error().ToString();
+  for (int i = 0; expected.size() < (20u << 20); ++i) {
+    std::string piece(static_cast<size_t>(700000 + i * 1237),
+                      static_cast<char>('a' + i % 26));
+    expected += piece;
+    ASSERT_TRUE((*out)->Append(piece));
+  }
+  ASSERT_TRUE((*out)->Append("tail"));
+  expected += "tail";
+  EXPECT_FALSE(*fs_->Exists(path));
+  ASSERT_TRUE((*out)->Close());
+  auto read = fs_->ReadFile(path);
+  ASSERT_TRUE(read) << read.error().ToString();
+  EXPECT_TRUE(*read == expected);
+}
+
 TEST_F(LocalFileSystemTest, AbandonedOutputLeavesNoFile) {
   {
     auto out = fs_->OpenForWrite(Path("half.parquet"));
