@@ -11,7 +11,8 @@ Data (generated once under bench/data/, seeded):
     A narrower table than bench/data/append_input_* keeps each run's copy small.
   - source: 1M rows, half updates of existing keys sampled uniformly over the whole key
     range (so every target file holds matched rows and is rewritten), half new keys.
-Each run copies the base table to a fresh directory, then runs one engine's
+Each run copies the base table to a fresh directory (then syncs, so that the copy's
+writeback is not charged to the engine), then runs one engine's
 `MERGE ... ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *`
 as a fresh process; engines alternate run by run. Time: deltaguard's is the whole CLI
 process; deltalake's and Spark's are in-process (imports, session start excluded).
@@ -138,6 +139,9 @@ def main():
             shutil.rmtree(os.path.dirname(table), ignore_errors=True)
             os.makedirs(os.path.dirname(table))
             shutil.copytree(base, table)
+            # Flush the copy's dirty pages now: their writeback would otherwise run
+            # during the measured MERGE and take CPU from it.
+            os.sync()
             if engine == "deltaguard":
                 sql = (f"MERGE INTO delta.`{table}` AS t "
                        f"USING read_parquet('{src}') AS s "
