@@ -61,8 +61,9 @@ Result<DmlTarget> LoadTarget(FileSystemRef fs, const std::string& path,
 }
 
 Result<std::unique_ptr<TableScan>> ScanFile(const SnapshotRef& snapshot,
-                                            const AddFile& file) {
+                                            const AddFile& file, bool use_threads) {
   ScanOptions options;
+  options.use_threads = use_threads;
   // Live files are unique by (path, dv); the address identifies this one.
   options.file_filter = [&file](const AddFile& f) { return &f == &file; };
   return TableScan::Make(snapshot, options);

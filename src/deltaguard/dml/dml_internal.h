@@ -41,9 +41,10 @@ struct DmlTarget {
 Result<DmlTarget> LoadTarget(FileSystemRef fs, const std::string& path,
                              std::string_view operation, bool modifies_rows);
 
-/// A scan of one live file of the snapshot (file order, deletion vectors applied).
+/// A scan of one live file of the snapshot (file order, deletion vectors applied);
+/// `use_threads`: ScanOptions::use_threads.
 Result<std::unique_ptr<TableScan>> ScanFile(const SnapshotRef& snapshot,
-                                            const AddFile& file);
+                                            const AddFile& file, bool use_threads = true);
 
 /// The rows of `batch` where `mask` is TRUE (NULL counts as FALSE).
 Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(

@@ -12,10 +12,11 @@ FilePrefetcher::FilePrefetcher(SnapshotRef snapshot, std::vector<const AddFile*>
                                size_t depth)
     : snapshot_(std::move(snapshot)), files_(std::move(files)), depth_(depth) {
   if (depth_ == 0 || files_.empty()) return;
+  threaded_ = true;  // written before the thread starts, which reads it
   try {
     thread_ = std::thread([this] { Run(); });
   } catch (const std::system_error&) {
-    // No thread available: Next() reads inline.
+    threaded_ = false;  // no thread available: Next() reads inline
   }
 }
 
@@ -32,7 +33,10 @@ bool FilePrefetcher::ReadOne(Item* item) {
   if (failed_) return false;
   if (!scan_) {
     if (next_file_ >= files_.size()) return false;
-    auto scan = ScanFile(snapshot_, *files_[next_file_++]);
+    // On the prefetch thread, columns decode one after the other: the caller and the
+    // writer's streams keep the other cores busy.
+    auto scan = ScanFile(snapshot_, *files_[next_file_++],
+                         /*use_threads=*/!threaded_);
     if (!scan) {
       failed_ = true;
       item->error = scan.error();

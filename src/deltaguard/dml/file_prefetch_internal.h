@@ -60,6 +60,7 @@ class FilePrefetcher {
   const SnapshotRef snapshot_;
   const std::vector<const AddFile*> files_;
   const size_t depth_;
+  bool threaded_ = false;  // set once, before the reader thread starts
   // Scan state, touched only by the reader (the thread, or Next() when inline).
   size_t next_file_ = 0;
   std::unique_ptr<TableScan> scan_;

@@ -213,7 +213,7 @@ class ParquetTableScan final : public TableScan {
       if (!dv) return dv.error();
       state->dv = std::move(*dv);
     }
-    auto props = DefaultArrowReaderProperties(/*use_threads=*/true, options_.batch_size);
+    auto props = DefaultArrowReaderProperties(options_.use_threads, options_.batch_size);
     auto reader =
         OpenParquetFile(snapshot_->fs(), state->path, props, ErrorCode::kCorruptData);
     if (!reader) return ctx(reader.error());

@@ -26,6 +26,10 @@ struct ScanOptions {
   int64_t batch_size = 64 * 1024;
   /// When set, only the live files it accepts are read (DML reads single files).
   std::function<bool(const AddFile&)> file_filter;
+  /// Decode a batch's columns in parallel on Arrow's CPU pool. A scan that runs on its
+  /// own thread beside other busy threads (MERGE's prefetcher) decodes serially instead:
+  /// the same work with fewer threads to schedule.
+  bool use_threads = true;
 };
 
 /// A forward-only scan of a snapshot's live rows.
