@@ -4,7 +4,9 @@
 ///
 /// A DataFileWriter cuts its rows into row groups and deals them round-robin to
 /// `file_streams` streams (row group i to stream i % n), so that n row groups encode at
-/// once on n threads while the caller reads more input. Each stream writes its own
+/// once on n threads while the caller reads more input. The rows left at Finish are cut
+/// into row groups for the streams estimated to be free first (DataFileWriter's
+/// FlushLastRowGroups, from row counts only). Each stream writes its own
 /// files, one after the other, closing a file once it reaches the target size. What a
 /// stream writes depends only on the row groups it is given, never on thread timing:
 /// file numbers are `stream + n * (files the stream opened before)`, and the writer

@@ -337,6 +337,23 @@ TEST_F(DataFileStreamTest, TheLastRowsAreSplitBetweenTheStreams) {
   }
 }
 
+TEST_F(DataFileStreamTest, TheLastRowsGoFirstToTheStreamThatWillBeFreeFirst) {
+  // Row groups of 300,000 rows: 0 and 2 to stream 0, 1 to stream 1, which will finish
+  // half a row group earlier; the last 200,000 rows are water-filled from there: stream
+  // 1 would get 175,000 and stream 0 25,000, too few for a row group of its own, so
+  // stream 1 gets all of them (an even split would give each 100,000).
+  DataFileWriterOptions options;
+  options.row_group_rows = 300000;
+  options.file_streams = 2;
+  const std::string root = dir_.Join("fill");
+  auto files = Write(root, options, 1100000, 100000);
+  ASSERT_TRUE(files) << files.error().ToString();
+  std::vector<int64_t> rows;
+  for (const auto& f : *files) rows.push_back(f.num_records);
+  EXPECT_EQ(rows, (std::vector<int64_t>{600000, 500000}));
+  EXPECT_EQ(static_cast<int64_t>(Xs(root, *files).size()), 1100000);
+}
+
 TEST_F(DataFileStreamTest, FilesCloseNearestTheirTargetSize) {
   DataFileWriterOptions options;
   options.row_group_rows = 2000;

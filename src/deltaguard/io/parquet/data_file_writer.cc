@@ -285,6 +285,7 @@ class DataFileWriter::Impl {
   int64_t pending_rows = 0;
   int64_t pending_bytes = 0;
   int64_t next_row_group = 0;
+  int64_t submitted_rows = 0;  // rows of the row groups handed to the streams
   bool finished = false;
 
   const DataFileWriterOptions& options() const { return config.options; }
@@ -311,7 +312,8 @@ class DataFileWriter::Impl {
   }
 
   // Hand the pending rows, as the next row group, to its stream.
-  Status FlushRowGroup() {
+  // `stream` < 0: row group i goes to stream i % num_streams.
+  Status FlushRowGroup(int stream_index = -1) {
     if (pending_rows == 0) return OkStatus();
     if (next_row_group == 0) {
       DELTA_RETURN_IF_ERROR(config.fs->CreateDirs(
@@ -324,38 +326,95 @@ class DataFileWriter::Impl {
     work.index = next_row_group++;
     work.batches = std::move(pending);
     pending.clear();
+    submitted_rows += pending_rows;
     pending_rows = 0;
     pending_bytes = 0;
-    auto& stream = *streams[static_cast<size_t>(work.index % config.num_streams)];
+    auto& stream = *streams[static_cast<size_t>(
+        stream_index >= 0 ? stream_index : work.index % config.num_streams)];
     return stream.Submit(std::move(work), options().threads);
   }
 
-  // The rows left at the end: with more than one stream and enough rows, cut into one
-  // row group per stream so that they encode in parallel (otherwise the write ends with
-  // one stream encoding the last row group alone). Deterministic: depends only on the
-  // rows.
+  // The rows left at the end, cut into row groups for the streams that will be free
+  // first, so that the write does not end with one stream encoding alone. Streams get
+  // row groups in turn, so the one that got the last full row group finishes latest:
+  // with n streams busy, each row group interval puts a stream 1/n row group of
+  // encoding ahead of the next. The rows are water-filled over those estimated finish
+  // times; parts under kMinSplitRowGroupRows are not cut. Deterministic: it depends
+  // only on the row counts, never on timing.
   Status FlushLastRowGroups() {
-    const int64_t parts =
-        std::min<int64_t>(config.num_streams, pending_rows / kMinSplitRowGroupRows);
-    if (parts < 2) return FlushRowGroup();
-    std::vector<std::shared_ptr<arrow::RecordBatch>> rows = std::move(pending);
+    const int n = config.num_streams;
+    if (pending_rows == 0) return OkStatus();
+    // Finish time of each stream, in row groups, relative to the latest one.
+    std::vector<double> finish(static_cast<size_t>(n), 0.0);
+    for (int s = 0; s < n; ++s) {
+      // Row groups since stream s got its last one (all of them: it got none).
+      const int64_t since = next_row_group == 0          ? 0
+                            : next_row_group - 1 - s < 0 ? next_row_group
+                                                         : (next_row_group - 1 - s) % n;
+      finish[static_cast<size_t>(s)] = -static_cast<double>(since) / n;
+    }
+    const double group_rows = next_row_group == 0
+                                  ? static_cast<double>(pending_rows)
+                                  : static_cast<double>(submitted_rows) / next_row_group;
+    const double work = static_cast<double>(pending_rows) / group_rows;
+    // Water-fill `work` over the active streams: each gets (level - its finish time)
+    // if positive. While a share is too small for a row group of its own, the latest
+    // of the streams that would get one drops out and the fill is redone.
+    std::vector<bool> active(static_cast<size_t>(n), true);
+    std::vector<int64_t> rows(static_cast<size_t>(n), 0);
+    while (true) {
+      std::vector<double> lows;
+      for (int s = 0; s < n; ++s) {
+        if (active[static_cast<size_t>(s)])
+          lows.push_back(finish[static_cast<size_t>(s)]);
+      }
+      std::sort(lows.begin(), lows.end());
+      double level = lows[0] + work;
+      double below = 0;
+      for (size_t k = 1; k <= lows.size(); ++k) {
+        below += lows[k - 1];
+        level = (work + below) / static_cast<double>(k);
+        if (k == lows.size() || level <= lows[k]) break;
+      }
+      int latest = -1;  // the latest active stream with a share under the minimum
+      for (int s = 0; s < n; ++s) {
+        const auto i = static_cast<size_t>(s);
+        rows[i] = 0;
+        if (!active[i] || level <= finish[i]) continue;
+        rows[i] = static_cast<int64_t>((level - finish[i]) * group_rows);
+        if (rows[i] < kMinSplitRowGroupRows &&
+            (latest < 0 || finish[i] >= finish[static_cast<size_t>(latest)])) {
+          latest = s;
+        }
+      }
+      int64_t sharing = 0;
+      for (int64_t r : rows) sharing += r > 0;
+      if (latest < 0 || sharing <= 1) break;
+      active[static_cast<size_t>(latest)] = false;
+    }
+    // Rounding goes to the earliest stream (the one with the largest share).
+    int64_t assigned = 0;
+    for (int64_t r : rows) assigned += r;
+    const auto first = static_cast<size_t>(
+        std::min_element(finish.begin(), finish.end()) - finish.begin());
+    rows[first] += pending_rows - assigned;
+    std::vector<std::shared_ptr<arrow::RecordBatch>> input = std::move(pending);
     pending.clear();
-    const int64_t total = pending_rows;
     const double bytes_per_row =
-        static_cast<double>(pending_bytes) / static_cast<double>(total);
+        static_cast<double>(pending_bytes) / static_cast<double>(pending_rows);
     pending_rows = 0;
     pending_bytes = 0;
     size_t batch = 0;
-    int64_t offset = 0;  // within rows[batch]
-    for (int64_t part = 0; part < parts; ++part) {
-      int64_t want = total / parts + (part < total % parts ? 1 : 0);
+    int64_t offset = 0;  // within input[batch]
+    for (int s = 0; s < n; ++s) {
+      int64_t want = rows[static_cast<size_t>(s)];
       while (want > 0) {
-        const auto& b = rows[batch];
-        const int64_t n = std::min(want, b->num_rows() - offset);
-        pending.push_back(b->Slice(offset, n));
-        pending_rows += n;
-        want -= n;
-        offset += n;
+        const auto& b = input[batch];
+        const int64_t take = std::min(want, b->num_rows() - offset);
+        pending.push_back(b->Slice(offset, take));
+        pending_rows += take;
+        want -= take;
+        offset += take;
         if (offset == b->num_rows()) {
           ++batch;
           offset = 0;
@@ -363,7 +422,7 @@ class DataFileWriter::Impl {
       }
       pending_bytes =
           static_cast<int64_t>(bytes_per_row * static_cast<double>(pending_rows));
-      DELTA_RETURN_IF_ERROR(FlushRowGroup());
+      DELTA_RETURN_IF_ERROR(FlushRowGroup(s));
     }
     return OkStatus();
   }

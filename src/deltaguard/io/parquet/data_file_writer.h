@@ -11,11 +11,13 @@
 /// every struct level (PROTOCOL.md "Column Mapping", writer requirements).
 ///
 /// Files are streamed to storage (FileSystem::OpenForWrite) and published by their
-/// close; a file is at most about one row group beyond the target size. Row groups are
+/// close; a file ends within about half a row group of the target size. Row groups are
 /// dealt round-robin to `file_streams` streams that encode on their own threads (see
-/// data_file_stream_internal.h); the files written depend only on the input and the
-/// options, never on thread timing. Columns whose first batch is nearly all distinct
-/// values are written PLAIN instead of trying dictionary encoding (data_file_writer.cc).
+/// data_file_stream_internal.h; the rows left at Finish go to the streams that will be
+/// free first); the files written depend only on the input and the options, never on
+/// thread timing. Columns whose first batch is nearly all distinct values, or whose
+/// dictionary would outgrow its page within a row group, are written PLAIN instead of
+/// trying dictionary encoding (data_file_writer.cc).
 #pragma once
 
 #include <arrow/record_batch.h>
@@ -47,9 +49,10 @@ struct DataFileWriterOptions {
   /// A row group is closed at this many rows or when its in-memory Arrow data reaches
   /// min(target_file_size_bytes, 128 MiB).
   int64_t row_group_rows = 1 << 20;
-  /// Row group i goes to file stream i % file_streams; each stream writes its own
-  /// files, so this many row groups encode at once. 1: one file at a time, row groups
-  /// in input order. Must be >= 1.
+  /// Row group i goes to file stream i % file_streams (the last rows: see
+  /// data_file_stream_internal.h); each stream writes its own files, so this many row
+  /// groups encode at once. 1: one file at a time, row groups in input order. Must be
+  /// >= 1.
   int file_streams = 2;
   /// Encode each stream on its own thread. false: on the caller's thread, one row
   /// group at a time; the files are the same.
