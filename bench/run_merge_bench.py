@@ -7,7 +7,8 @@ optionally Spark (local[2], delta-spark; slow).
 Data (generated once under bench/data/, seeded):
   - target: 10M rows, 6 columns (id BIGINT sorted 0..N-1, customer STRING, status
     STRING, qty INT, amount DOUBLE, updated_at TIMESTAMP), written once into a Delta table
-    by `deltaguard write --target-file-size 64 MiB` (4 files of ~61 MiB).
+    by `deltaguard write --target-file-size 64 MiB` (files near 64 MiB; the layout follows
+    the writer of the build that generated it).
     A narrower table than bench/data/append_input_* keeps each run's copy small.
   - source: 1M rows, half updates of existing keys sampled uniformly over the whole key
     range (so every target file holds matched rows and is rewritten), half new keys.
