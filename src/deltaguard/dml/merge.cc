@@ -65,12 +65,17 @@ class MergeRun {
                                                    *plan_.schema.schema, target_.name));
     checker_ = std::make_unique<ConstraintChecker>(std::move(checker));
     DELTA_ASSIGN_OR_RETURN(target_arrow_, ToArrowSchema(*plan_.target_schema));
+    // The top-level columns (joined names) the MATCHED clauses read.
+    auto collect = [this](const BoundExprRef& e) {
+      if (!e) return;
+      for (const auto& path : ReferencedColumns(*e)) plan_columns_.insert(path[0]);
+    };
     for (const auto& c : plan_.matched) {
-      CollectColumns(c.condition, &plan_columns_);
+      collect(c.condition);
       for (const auto& p : c.columns) {
-        CollectColumns(p.value, &plan_columns_);
-        CollectColumns(p.keep_from, &plan_columns_);
-        for (const auto& [path, expr] : p.nested) CollectColumns(expr, &plan_columns_);
+        collect(p.value);
+        collect(p.keep_from);
+        for (const auto& [path, expr] : p.nested) collect(expr);
       }
     }
     DELTA_RETURN_IF_ERROR(ReadSource(source, source_memory_limit));
@@ -151,23 +156,15 @@ class MergeRun {
         }
         const auto m = static_cast<int64_t>(joined_rows.size());
         // Only the target columns the MATCHED clauses read (UPDATE SET * reads none).
-        if (!matched_target_schema_) {
-          std::vector<std::shared_ptr<arrow::Field>> fields;
-          for (int i = 0; i < tq->num_columns(); ++i) {
-            if (!plan_columns_.count(tq->schema()->field(i)->name())) continue;
-            matched_target_columns_.push_back(i);
-            fields.push_back(tq->schema()->field(i));
-          }
-          matched_target_schema_ = arrow::schema(std::move(fields));
+        std::vector<int> read;
+        for (int i = 0; i < tq->num_columns(); ++i) {
+          if (plan_columns_.count(tq->schema()->field(i)->name())) read.push_back(i);
         }
-        std::vector<std::shared_ptr<arrow::Array>> target_cols;
-        for (int i : matched_target_columns_) {
-          DELTA_ASSIGN_OR_RETURN(auto taken,
-                                 dml_internal::TakeRows(tq->column(i), joined_rows));
-          target_cols.push_back(std::move(taken));
-        }
+        DELTA_ARROW_ASSIGN_OR_RETURN(auto target_read, tq->SelectColumns(read),
+                                     ErrorCode::kInternal, "MERGE");
+        DELTA_ASSIGN_OR_RETURN(auto target_cols, TakeColumns(*target_read, joined_rows));
         DELTA_ASSIGN_OR_RETURN(auto source_cols, TakeColumns(*source_, source_rows));
-        joined = JoinColumns(*matched_target_schema_, std::move(target_cols),
+        joined = JoinColumns(*target_read->schema(), std::move(target_cols),
                              *source_->schema(), std::move(source_cols), m);
         compact_action.assign(static_cast<size_t>(m), -1);
         DELTA_RETURN_IF_ERROR(
@@ -529,19 +526,9 @@ class MergeRun {
     return writer_->Write(conformed);
   }
 
-  // The top-level columns (joined names) that `e` reads.
-  static void CollectColumns(const BoundExprRef& e, std::set<std::string>* out) {
-    if (!e) return;
-    if (e->kind == BoundKind::kColumn && !e->path.empty()) out->insert(e->path[0]);
-    for (const auto& a : e->args) CollectColumns(a, out);
-  }
-
   const dml_internal::DmlTarget& target_;
   MergePlan& plan_;
   std::set<std::string> plan_columns_;  // read by the MATCHED clauses
-  // Target columns joined for the MATCHED clauses (set by the first joined batch).
-  std::shared_ptr<arrow::Schema> matched_target_schema_;
-  std::vector<int> matched_target_columns_;
   MergeResult* result_;
   std::unique_ptr<ConstraintChecker> checker_;
   std::shared_ptr<arrow::Schema> target_arrow_;

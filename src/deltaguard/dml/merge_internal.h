@@ -131,11 +131,8 @@ class IntegralKeyIndex {
       // anything else; a hit's rank among the present keys indexes the rows in key
       // order, which a target sorted by its key reads nearly sequentially.
       const auto offset = static_cast<uint64_t>(value) - static_cast<uint64_t>(min_);
-      const uint64_t word = bits_[offset >> 6];
-      const uint64_t below = word & ((uint64_t{1} << (offset & 63)) - 1);
-      if (!((word >> (offset & 63)) & 1)) return -1;
-      return heads_[ranks_[offset >> 6] +
-                    static_cast<uint64_t>(__builtin_popcountll(below))];
+      if (!((bits_[offset >> 6] >> (offset & 63)) & 1)) return -1;
+      return heads_[Rank(offset)];
     }
     if (slots_.empty()) return -1;
     for (size_t i = Slot(value);; i = (i + 1) & mask_) {
@@ -150,6 +147,11 @@ class IntegralKeyIndex {
     int64_t key = 0;
     int64_t row = -1;  ///< -1: empty slot (| kMore: as Find returns it)
   };
+  // Dense keys: the number of present keys below `offset` (= key - min_).
+  uint64_t Rank(uint64_t offset) const {
+    const uint64_t below = bits_[offset >> 6] & ((uint64_t{1} << (offset & 63)) - 1);
+    return ranks_[offset >> 6] + static_cast<uint64_t>(__builtin_popcountll(below));
+  }
   size_t Slot(int64_t value) const {
     return static_cast<size_t>((static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ULL) >>
                                shift_) &
@@ -167,6 +169,7 @@ class IntegralKeyIndex {
   int64_t min_ = 0;
   int64_t max_ = -1;
 };
+
 /// The source's key values render for messages: "id = 7, region = 'EU'".
 std::string DescribeKey(const std::vector<BoundExprRef>& keys,
                         const std::vector<std::shared_ptr<arrow::Array>>& columns,

@@ -178,10 +178,7 @@ void IntegralKeyIndex::Build(const arrow::Array& column, std::vector<int64_t>* n
       if (column.IsNull(r)) continue;
       const auto offset =
           static_cast<uint64_t>(IntegralValue(column, r)) - static_cast<uint64_t>(min_);
-      const uint64_t below = bits_[offset >> 6] & ((uint64_t{1} << (offset & 63)) - 1);
-      link(&heads_[ranks_[offset >> 6] +
-                   static_cast<uint64_t>(__builtin_popcountll(below))],
-           r);
+      link(&heads_[Rank(offset)], r);
     }
     return;
   }

@@ -127,18 +127,15 @@ class DataFileWriter::Impl {
 
   const DataFileWriterOptions& options() const { return config.options; }
 
-  Status Start(const arrow::RecordBatch& first) {
+  // `bytes_per_row`: the first batch's in-memory size per row (as Write measures it).
+  Status Start(const arrow::RecordBatch& first, double bytes_per_row) {
     // Rows a row group will hold: cut by rows or by bytes, whichever comes first.
     int64_t rows = options().row_group_rows;
-    DELTA_ARROW_ASSIGN_OR_RETURN(int64_t bytes, arrow::util::ReferencedBufferSize(first),
-                                 ErrorCode::kInternal, "data file writer");
-    if (bytes > 0 && first.num_rows() > 0) {
-      const double per_row =
-          static_cast<double>(bytes) / static_cast<double>(first.num_rows());
+    if (bytes_per_row > 0) {
       rows = std::min(
           rows,
-          std::max<int64_t>(
-              1, static_cast<int64_t>(static_cast<double>(row_group_bytes) / per_row)));
+          std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(row_group_bytes) /
+                                                    bytes_per_row)));
     }
     config.properties = internal::WriterPropertiesFor(codec.type, first, rows);
     config.num_streams = std::max(1, options().file_streams);
@@ -323,11 +320,11 @@ Status DataFileWriter::Write(const arrow::RecordBatch& batch) {
   }
   auto file_batch =
       arrow::RecordBatch::Make(s.config.file_schema, batch.num_rows(), columns);
-  if (s.streams.empty()) DELTA_RETURN_IF_ERROR(s.Start(*file_batch));
   DELTA_ARROW_ASSIGN_OR_RETURN(int64_t bytes, arrow::util::ReferencedBufferSize(batch),
                                ErrorCode::kInternal, "data file writer");
   const double bytes_per_row =
       static_cast<double>(bytes) / static_cast<double>(batch.num_rows());
+  if (s.streams.empty()) DELTA_RETURN_IF_ERROR(s.Start(*file_batch, bytes_per_row));
   int64_t offset = 0;
   while (offset < batch.num_rows()) {
     int64_t room = s.options().row_group_rows - s.pending_rows;
