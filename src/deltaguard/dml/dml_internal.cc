@@ -60,10 +60,12 @@ Result<DmlTarget> LoadTarget(FileSystemRef fs, const std::string& path,
   return target;
 }
 
-Result<std::unique_ptr<TableScan>> ScanFile(const SnapshotRef& snapshot,
-                                            const AddFile& file, bool use_threads) {
+Result<std::unique_ptr<TableScan>> ScanFile(
+    const SnapshotRef& snapshot, const AddFile& file, bool use_threads,
+    const std::vector<std::string>& dictionary_columns) {
   ScanOptions options;
   options.use_threads = use_threads;
+  options.dictionary_columns = dictionary_columns;
   // Live files are unique by (path, dv); the address identifies this one.
   options.file_filter = [&file](const AddFile& f) { return &f == &file; };
   return TableScan::Make(snapshot, options);

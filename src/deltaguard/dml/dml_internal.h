@@ -42,9 +42,10 @@ Result<DmlTarget> LoadTarget(FileSystemRef fs, const std::string& path,
                              std::string_view operation, bool modifies_rows);
 
 /// A scan of one live file of the snapshot (file order, deletion vectors applied);
-/// `use_threads`: ScanOptions::use_threads.
-Result<std::unique_ptr<TableScan>> ScanFile(const SnapshotRef& snapshot,
-                                            const AddFile& file, bool use_threads = true);
+/// `use_threads`, `dictionary_columns`: ScanOptions.
+Result<std::unique_ptr<TableScan>> ScanFile(
+    const SnapshotRef& snapshot, const AddFile& file, bool use_threads = true,
+    const std::vector<std::string>& dictionary_columns = {});
 
 /// The rows of `batch` where `mask` is TRUE (NULL counts as FALSE).
 Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(

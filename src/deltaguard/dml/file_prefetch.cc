@@ -9,8 +9,11 @@
 namespace deltaguard::dml_internal {
 
 FilePrefetcher::FilePrefetcher(SnapshotRef snapshot, std::vector<const AddFile*> files,
-                               size_t depth)
-    : snapshot_(std::move(snapshot)), files_(std::move(files)), depth_(depth) {
+                               size_t depth, std::vector<std::string> dictionary_columns)
+    : snapshot_(std::move(snapshot)),
+      files_(std::move(files)),
+      depth_(depth),
+      dictionary_columns_(std::move(dictionary_columns)) {
   if (depth_ == 0 || files_.empty()) return;
   threaded_ = true;  // written before the thread starts, which reads it
   try {
@@ -36,7 +39,7 @@ bool FilePrefetcher::ReadOne(Item* item) {
     // On the prefetch thread, columns decode one after the other: the caller and the
     // writer's streams keep the other cores busy.
     auto scan = ScanFile(snapshot_, *files_[next_file_++],
-                         /*use_threads=*/!threaded_);
+                         /*use_threads=*/!threaded_, dictionary_columns_);
     if (!scan) {
       failed_ = true;
       item->error = scan.error();

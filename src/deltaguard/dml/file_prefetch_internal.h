@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -37,7 +38,9 @@ namespace deltaguard::dml_internal {
 class FilePrefetcher {
  public:
   /// `files` must be live files of `snapshot` and outlive the prefetcher.
-  FilePrefetcher(SnapshotRef snapshot, std::vector<const AddFile*> files, size_t depth);
+  /// `dictionary_columns`: ScanOptions::dictionary_columns of every file's scan.
+  FilePrefetcher(SnapshotRef snapshot, std::vector<const AddFile*> files, size_t depth,
+                 std::vector<std::string> dictionary_columns = {});
   ~FilePrefetcher();
   FilePrefetcher(const FilePrefetcher&) = delete;
   FilePrefetcher& operator=(const FilePrefetcher&) = delete;
@@ -60,6 +63,7 @@ class FilePrefetcher {
   const SnapshotRef snapshot_;
   const std::vector<const AddFile*> files_;
   const size_t depth_;
+  const std::vector<std::string> dictionary_columns_;
   bool threaded_ = false;  // set once, before the reader thread starts
   // Scan state, touched only by the reader (the thread, or Next() when inline).
   size_t next_file_ = 0;

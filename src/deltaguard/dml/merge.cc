@@ -80,7 +80,33 @@ class MergeRun {
     }
     DELTA_RETURN_IF_ERROR(ReadSource(source, source_memory_limit));
     DELTA_ASSIGN_OR_RETURN(writer_, dml_internal::DmlWriter::Make(target_, plan_.schema));
+    ChooseDictionaryColumns();
     return OkStatus();
+  }
+
+  // Target STRING columns whose values only move (copied rows, rows the clauses
+  // replace): no ON key, ON residual or MATCHED clause reads them, and there is no NOT
+  // MATCHED BY SOURCE clause (which reads whole target rows). They stay
+  // dictionary-encoded from the target file to the writer
+  // (ScanOptions::dictionary_columns).
+  void ChooseDictionaryColumns() {
+    if (!plan_.not_matched_by_source.empty()) return;
+    std::set<std::string> read = plan_columns_;
+    auto collect = [&read](const BoundExprRef& e) {
+      if (!e) return;
+      for (const auto& path : ReferencedColumns(*e)) read.insert(path[0]);
+    };
+    for (const auto& key : plan_.keys) collect(key.target);
+    collect(plan_.residual);
+    for (const auto& f : target_arrow_->fields()) {
+      if (f->type()->id() != arrow::Type::STRING) continue;
+      if (read.count(dml_internal::JoinedName(plan_.target_alias, f->name()))) continue;
+      dictionary_columns_.push_back(f->name());
+    }
+  }
+
+  const std::vector<std::string>& dictionary_columns() const {
+    return dictionary_columns_;
   }
 
   dml_internal::DmlWriter& writer() { return *writer_; }
@@ -516,10 +542,14 @@ class MergeRun {
   // Unchanged rows of a rewritten file, conformed to the (possibly evolved) schema.
   Status Copy(const std::shared_ptr<arrow::RecordBatch>& raw) {
     if (raw->num_rows() == 0) return OkStatus();
-    if (!copier_) {
-      DELTA_ASSIGN_OR_RETURN(copier_,
-                             BatchConformer::Make(plan_.schema.schema, raw->schema(),
-                                                  ConformOptions{false, target_.name}));
+    // The raw schema changes between files that keep a dictionary column encoded and
+    // files that do not (ScanOptions::dictionary_columns).
+    if (!copier_ || !copier_input_->Equals(*raw->schema())) {
+      ConformOptions options{false, target_.name};
+      options.keep_dictionaries = true;
+      DELTA_ASSIGN_OR_RETURN(
+          copier_, BatchConformer::Make(plan_.schema.schema, raw->schema(), options));
+      copier_input_ = raw->schema();
     }
     DELTA_ASSIGN_OR_RETURN(auto conformed, copier_->Conform(*raw));
     result_->num_target_rows_copied += raw->num_rows();
@@ -528,7 +558,8 @@ class MergeRun {
 
   const dml_internal::DmlTarget& target_;
   MergePlan& plan_;
-  std::set<std::string> plan_columns_;  // read by the MATCHED clauses
+  std::set<std::string> plan_columns_;           // read by the MATCHED clauses
+  std::vector<std::string> dictionary_columns_;  // see ChooseDictionaryColumns
   MergeResult* result_;
   std::unique_ptr<ConstraintChecker> checker_;
   std::shared_ptr<arrow::Schema> target_arrow_;
@@ -543,6 +574,7 @@ class MergeRun {
   std::vector<uint8_t> source_matched_;
   std::unique_ptr<dml_internal::DmlWriter> writer_;
   std::unique_ptr<BatchConformer> copier_;
+  std::shared_ptr<arrow::Schema> copier_input_;  // the schema copier_ was made for
 };
 
 }  // namespace
@@ -576,7 +608,8 @@ Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec s
   std::vector<const AddFile*> removed;
   std::vector<std::string> read;
   // The next batches decode on their own thread while this one joins and filters.
-  dml_internal::FilePrefetcher batches(target.snapshot, *candidates, kPrefetchDepth);
+  dml_internal::FilePrefetcher batches(target.snapshot, *candidates, kPrefetchDepth,
+                                       run.dictionary_columns());
   for (const AddFile* file : *candidates) {
     bool touched = false;
     if (auto st = run.ProcessFile(*file, batches, &touched); !st) {

@@ -3,12 +3,14 @@
 
 #include "deltaguard/dml/merge.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "deltaguard/dml/dml_test_util_internal.h"
 #include "deltaguard/dml/update_delete.h"
 #include "deltaguard/io/fs/fault_injection_file_system.h"
+#include "deltaguard/io/parquet/parquet_file.h"
 #include "testing/racing_file_system.h"
 
 namespace deltaguard {
@@ -64,6 +66,77 @@ TEST(MergeTest, UpsertUpdatesMatchedAndInsertsNew) {
   EXPECT_THAT(info, HasSubstr(R"("numTargetRowsInserted":"1")"));
   EXPECT_THAT(info, HasSubstr(R"("numTargetRowsCopied":"2")"));
   EXPECT_THAT(info, HasSubstr(R"("numSourceRows":"2")"));
+}
+
+// Target files that store `name` dictionary-encoded (few values) and PLAIN (nearly all
+// distinct) in one MERGE: copied rows keep the encoding they were read with
+// (ScanOptions::dictionary_columns) and the rewritten file holds the same values; a
+// clause that reads `name` gets its values.
+TEST(MergeTest, DictionaryAndPlainTargetFilesGiveTheSameRows) {
+  TempDir dir;
+  std::string path = dir.Join("t");
+  std::string plain = "[";
+  for (int i = 0; i < 9000; ++i) {
+    plain += fmt::format(R"({}{{"id":{},"name":"n{}","amount":{}}})", i ? "," : "",
+                         100 + i, i, i);
+  }
+  plain += "]";
+  MakeTable(path, kDdl,
+            {R"([{"id":1,"name":"a","amount":10},{"id":2,"name":"b","amount":20},)"
+             R"({"id":3,"name":"a","amount":30}])",
+             plain});
+  auto encodings = [&path]() {
+    std::vector<bool> out;
+    auto snapshot = OpenSnapshot(path);
+    EXPECT_TRUE(snapshot);
+    for (const auto& f : (*snapshot)->files()) {
+      auto reader = OpenParquetFile(
+          MakeLocalFileSystem(), (*snapshot)->ResolveDataPath(f.path),
+          DefaultArrowReaderProperties(false, 1024), ErrorCode::kCorruptData);
+      EXPECT_TRUE(reader);
+      out.push_back(
+          AllPagesDictionaryEncoded(*(*reader)->parquet_reader()->metadata(), 1));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  ASSERT_EQ(encodings(), (std::vector<bool>{false, true}));
+  auto r = MergeBuilder(MakeLocalFileSystem(), path,
+                        Src(R"([{"id":2,"name":"B","amount":21},)"
+                            R"({"id":105,"name":"X","amount":1},)"
+                            R"({"id":20000,"name":"a","amount":2}])"),
+                        "t.id = s.id", "t", "s")
+               .WhenMatchedUpdateAll()
+               .WhenNotMatchedInsertAll()
+               .Execute();
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_EQ(r->num_target_rows_updated, 2);
+  EXPECT_EQ(r->num_target_rows_copied, 9001);
+  EXPECT_EQ(r->num_target_files_removed, 2);
+  auto rows = Dump(path);
+  ASSERT_EQ(rows.size(), 9005u);
+  EXPECT_THAT(rows, ::testing::Contains("1|a|10"));
+  EXPECT_THAT(rows, ::testing::Contains("100|n0|0"));
+  EXPECT_THAT(rows, ::testing::Contains("105|X|1"));
+  EXPECT_THAT(rows, ::testing::Contains("104|n4|4"));
+  EXPECT_THAT(rows, ::testing::Contains("2|B|21"));
+  EXPECT_THAT(rows, ::testing::Contains("20000|a|2"));
+  EXPECT_THAT(rows, ::testing::Contains("3|a|30"));
+  EXPECT_EQ(encodings().size(), 1u);
+
+  // A clause that reads t.name.
+  auto r2 = MergeBuilder(MakeLocalFileSystem(), path,
+                         Src(R"([{"id":3,"name":"z","amount":0},)"
+                             R"({"id":106,"name":"z","amount":0}])"),
+                         "t.id = s.id", "t", "s")
+                .WhenMatchedUpdate("", {{"name", "concat(t.name, s.name)"}})
+                .Execute();
+  ASSERT_TRUE(r2) << r2.error().ToString();
+  rows = Dump(path);
+  EXPECT_THAT(rows, ::testing::Contains("3|az|30"));
+  EXPECT_THAT(rows, ::testing::Contains("106|n6z|6"));
+  EXPECT_THAT(rows, ::testing::Contains("105|X|1"));
+  EXPECT_EQ(rows.size(), 9005u);
 }
 
 TEST(MergeTest, FirstMatchingClauseWinsInOrder) {

@@ -25,6 +25,9 @@ struct BatchConformer::Node {
   DataTypeRef target;
   std::shared_ptr<arrow::DataType> out_type;
   std::shared_ptr<arrow::DataType> in_type;
+  /// kCast: a dictionary input whose values have out_type passes as is
+  /// (ConformOptions::keep_dictionaries).
+  bool keep_dictionary = false;
   /// kList: the input is first cast to list<element> when it is another list kind.
   std::shared_ptr<arrow::DataType> list_type;
   /// kStruct: the input child for each target child, -1 when missing; kMap: {0, 1}.
@@ -138,6 +141,10 @@ Status BuildStructChildren(const arrow::FieldVector& in_fields, const StructType
       DELTA_ASSIGN_OR_RETURN(
           Node child, BuildNode(in_fields[static_cast<size_t>(idx)]->type(), f.type,
                                 f.nullable, std::move(path), options));
+      // Only top-level columns stay dictionary-encoded: a struct's children are
+      // rebuilt with the table's child types.
+      const bool top_level = node->path.empty();
+      child.keep_dictionary = child.keep_dictionary && top_level;
       node->children.push_back(std::move(child));
     }
     node->has_required = node->has_required || node->children.back().has_required;
@@ -207,6 +214,12 @@ Result<Node> BuildNode(const std::shared_ptr<arrow::DataType>& in_type,
       break;
   }
   // Primitive target: equal Delta types (another Arrow representation) or lossless.
+  if (id == arrow::Type::DICTIONARY && options.keep_dictionaries) {
+    const auto& dict = static_cast<const arrow::DictionaryType&>(*in_type);
+    node.keep_dictionary = dict.index_type()->id() == arrow::Type::INT32 &&
+                           dict.value_type()->id() == arrow::Type::STRING &&
+                           node.out_type->id() == arrow::Type::STRING;
+  }
   auto in_delta = FromArrowType(*in_type);
   if (!in_delta || !(*in_delta)->is_primitive()) {
     return TypeMismatch(node.path, *in_type, *target, options);
@@ -266,6 +279,7 @@ Result<std::shared_ptr<arrow::Array>> ConformArray(
     }
     case Node::Kind::kCast: {
       if (in->type()->Equals(*node.out_type)) return in;
+      if (node.keep_dictionary && in->type()->Equals(*node.in_type)) return in;
       auto cast =
           arrow::compute::Cast(*in, node.out_type, arrow::compute::CastOptions::Safe());
       if (!cast.ok()) {
@@ -453,7 +467,17 @@ Result<std::shared_ptr<arrow::RecordBatch>> BatchConformer::Conform(
                        first_row + v.first_row + 1);
     }
   }
-  return arrow::RecordBatch::Make(output_schema_, n, std::move(columns));
+  // Columns kept dictionary-encoded (keep_dictionaries) show their type.
+  std::shared_ptr<arrow::Schema> schema = output_schema_;
+  for (size_t t = 0; t < columns.size(); ++t) {
+    const auto& field = output_schema_->field(static_cast<int>(t));
+    if (columns[t]->type()->Equals(*field->type())) continue;
+    DELTA_ARROW_ASSIGN_OR_RETURN(
+        schema,
+        schema->SetField(static_cast<int>(t), field->WithType(columns[t]->type())),
+        ErrorCode::kInternal, "conformed schema");
+  }
+  return arrow::RecordBatch::Make(std::move(schema), n, std::move(columns));
 }
 
 }  // namespace deltaguard

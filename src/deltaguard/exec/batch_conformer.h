@@ -33,6 +33,11 @@ struct ConformOptions {
   bool by_position = false;
   /// For messages.
   std::string table_name;
+  /// A top-level dictionary<int32, utf8> input column of a STRING table column stays
+  /// dictionary-encoded (the output field then has that dictionary type) instead of
+  /// being decoded; for batches that go straight to DataFileWriter, which writes the
+  /// indices as they are (MERGE's copied rows, ScanOptions::dictionary_columns).
+  bool keep_dictionaries = false;
 };
 
 class BatchConformer {

@@ -2,6 +2,7 @@
 #include "deltaguard/exec/batch_conformer.h"
 
 #include <arrow/array.h>
+#include <arrow/compute/cast.h>
 #include <arrow/record_batch.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -57,6 +58,42 @@ TEST(BatchConformerTest, ReordersAndMatchesCaseInsensitively) {
   EXPECT_EQ((*out)->schema()->field(1)->name(), "Name");
   ExpectColumn(**out, "id", arrow::int32(), "[1, 2]");
   ExpectColumn(**out, "Name", arrow::utf8(), R"(["a", "b"])");
+}
+
+// keep_dictionaries: a top-level dictionary<int32, utf8> column of a STRING table column
+// passes as is (its field shows the type); by default, and inside structs, it is
+// decoded.
+TEST(BatchConformerTest, KeepDictionariesPassesTopLevelStringDictionaries) {
+  auto target = Ddl("id INT, s STRING, st STRUCT<x: STRING>, extra INT");
+  auto dict_type = arrow::dictionary(arrow::int32(), arrow::utf8());
+  auto dict = *arrow::DictionaryArray::FromArrays(
+      dict_type, ArrayFromJson(arrow::int32(), "[1, null, 0]"),
+      ArrayFromJson(arrow::utf8(), R"(["a", "b"])"));
+  auto inner = *arrow::DictionaryArray::FromArrays(
+      dict_type, ArrayFromJson(arrow::int32(), "[0, 0, 0]"),
+      ArrayFromJson(arrow::utf8(), R"(["q"])"));
+  auto st = *arrow::StructArray::Make({inner}, {arrow::field("x", dict_type)});
+  auto batch = arrow::RecordBatch::Make(
+      arrow::schema({arrow::field("id", arrow::int32()), arrow::field("s", dict_type),
+                     arrow::field("st", st->type())}),
+      3, {ArrayFromJson(arrow::int32(), "[1, 2, 3]"), dict, st});
+  for (bool keep : {true, false}) {
+    ConformOptions options;
+    options.keep_dictionaries = keep;
+    auto out = ConformBatch(target, *batch, options);
+    ASSERT_TRUE(out) << out.error().ToString();
+    ASSERT_TRUE((*out)->ValidateFull().ok());
+    EXPECT_EQ((*out)->column(1).get() == dict.get(), keep);
+    EXPECT_EQ((*out)->schema()->field(1)->type()->Equals(*dict_type), keep);
+    EXPECT_EQ((*out)->schema()->field(2)->type()->ToString(), "struct<x: string>");
+    ExpectColumn(**out, "st", (*out)->schema()->field(2)->type(),
+                 R"([{"x": "q"}, {"x": "q"}, {"x": "q"}])");
+    EXPECT_EQ((*out)->column(3)->null_count(), 3);
+    auto s = keep ? *arrow::compute::Cast(*(*out)->column(1), arrow::utf8())
+                  : (*out)->column(1);
+    EXPECT_EQ(s->ToString(),
+              ArrayFromJson(arrow::utf8(), R"(["b", null, "a"])")->ToString());
+  }
 }
 
 TEST(BatchConformerTest, MissingColumnsBecomeNull) {

@@ -77,7 +77,18 @@ DistinctSample CountDistinct(const arrow::Array& a, int64_t n) {
   // Added to each value's Arrow size: PLAIN BYTE_ARRAY has a 4-byte length first;
   // fixed-width values differ by their Parquet physical type.
   int64_t length_prefix = 0;
-  if (arrow::is_base_binary_like(a.type_id())) {
+  if (a.type_id() == arrow::Type::DICTIONARY) {
+    // Its values (DataFileWriter::Write takes STRING columns dictionary-encoded).
+    const auto& dict = static_cast<const arrow::DictionaryArray&>(a);
+    if (dict.dictionary()->type_id() != arrow::Type::STRING) return out;
+    const auto& values = static_cast<const arrow::StringArray&>(*dict.dictionary());
+    for (int64_t i = 0; i < n; ++i) {
+      if (!valid(i)) continue;
+      ++out.non_null;
+      seen.insert(values.GetView(dict.GetValueIndex(i)));
+    }
+    length_prefix = 4;
+  } else if (arrow::is_base_binary_like(a.type_id())) {
     const auto& b = static_cast<const arrow::BinaryArray&>(a);
     const auto& lb = static_cast<const arrow::LargeBinaryArray&>(a);
     const bool large = arrow::is_large_binary_like(a.type_id());

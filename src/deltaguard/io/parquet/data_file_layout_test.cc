@@ -2,9 +2,13 @@
 // estimate behind the dictionary choice, and the split of the last rows over the
 // streams.
 
+#include <arrow/array.h>
+#include <arrow/builder.h>
+#include <arrow/record_batch.h>
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <string>
 
 #include "deltaguard/io/parquet/data_file_layout_internal.h"
 
@@ -54,6 +58,37 @@ TEST(SplitLastRowsTest, TheStreamThatGotTheLastRowGroupGetsLess) {
   EXPECT_GT(rows[1], rows[2]);
   // Nothing left: nothing to split.
   EXPECT_EQ(SplitLastRows(3, 300, 0, 2, 1), (std::vector<int64_t>{0, 0}));
+}
+
+// A dictionary-encoded STRING column is sampled by its values, not its indices: 1,000
+// distinct values of 2 KB make a 2 MB dictionary (PLAIN), 1,000 distinct 4-byte
+// indices would not.
+TEST(WriterPropertiesForTest, DictionaryInputIsSampledByItsValues) {
+  constexpr int64_t kRows = 64 * 1024;
+  auto make = [](size_t value_size) {
+    arrow::StringBuilder values;
+    for (int v = 0; v < 1000; ++v) {
+      std::string text = std::to_string(v);
+      text.resize(value_size, 'x');
+      EXPECT_TRUE(values.Append(text).ok());
+    }
+    arrow::Int32Builder indices;
+    for (int64_t i = 0; i < kRows; ++i) {
+      EXPECT_TRUE(indices.Append(static_cast<int32_t>(i % 1000)).ok());
+    }
+    auto dict = arrow::DictionaryArray::FromArrays(
+        arrow::dictionary(arrow::int32(), arrow::utf8()), *indices.Finish(),
+        *values.Finish());
+    EXPECT_TRUE(dict.ok());
+    return arrow::RecordBatch::Make(arrow::schema({arrow::field("s", (*dict)->type())}),
+                                    kRows, {*dict});
+  };
+  auto path = parquet::schema::ColumnPath::FromDotString("s");
+  auto long_values =
+      WriterPropertiesFor(parquet::Compression::SNAPPY, *make(2048), kRows);
+  EXPECT_FALSE(long_values->dictionary_enabled(path));
+  auto short_values = WriterPropertiesFor(parquet::Compression::SNAPPY, *make(8), kRows);
+  EXPECT_TRUE(short_values->dictionary_enabled(path));
 }
 
 }  // namespace

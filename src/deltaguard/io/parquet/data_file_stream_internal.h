@@ -99,6 +99,12 @@ class DataFileStream {
 
   void Run();
   Status Encode(RowGroupWork& work);
+  // Column `i` of a row group's batches, in one Arrow type the Parquet writer encodes
+  // as the column's properties say: a top-level STRING column that comes
+  // dictionary-encoded in some batches is unified to one dictionary where the column
+  // keeps its dictionary page, and decoded where it is PLAIN.
+  Result<std::shared_ptr<arrow::ChunkedArray>> ColumnChunk(
+      const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches, int i) const;
   Status StartFile(int64_t first_row_group);
   Status CloseFile();
   void Fail(const Error& error);

@@ -75,9 +75,16 @@ std::shared_ptr<arrow::Field> MakeOptional(const std::shared_ptr<arrow::Field>& 
   return f->WithType(std::move(type))->WithNullable(nullable);
 }
 
+// A top-level STRING column may come dictionary-encoded (DataFileWriter::Write).
+bool IsStringDictionary(const arrow::DataType& type) {
+  return type.Equals(arrow::dictionary(arrow::int32(), arrow::utf8()));
+}
+
 // Same buffers, the file's type (names/field ids/nullability differ only).
 std::shared_ptr<arrow::ArrayData> Retype(const std::shared_ptr<arrow::ArrayData>& data,
                                          const std::shared_ptr<arrow::DataType>& type) {
+  // A string dictionary keeps its type: the file's STRING has nothing to rename.
+  if (IsStringDictionary(*data->type)) return data;
   auto out = data->Copy();
   out->type = type;
   for (size_t i = 0; i < out->child_data.size(); ++i) {
@@ -246,7 +253,9 @@ class DataFileWriter::Impl {
                          "batch",
                          i, f.name, in.field(i)->name());
       }
-      if (!Normalize(in.field(i)->type())->Equals(*expected[static_cast<size_t>(i)])) {
+      std::shared_ptr<arrow::DataType> type = in.field(i)->type();
+      if (IsStringDictionary(*type)) type = arrow::utf8();  // written as STRING values
+      if (!Normalize(type)->Equals(*expected[static_cast<size_t>(i)])) {
         return MakeError(ErrorCode::kSchemaMismatch,
                          "data file writer: column '{}': table has {} ({}), batch has {}",
                          f.name, f.type->ToString(),

@@ -94,7 +94,11 @@ class DataFileWriter {
   /// and Arrow type (ToArrowType(kLogical); nullability and field metadata are not
   /// compared, list/map child names are free, any non-empty time zone is accepted for
   /// timestamp); a mismatch is kSchemaMismatch naming the column and both types.
-  /// NOT NULL enforcement is the caller's job. The batch's buffers are shared (not
+  /// A top-level STRING column may also come as dictionary<int32, utf8>, in some
+  /// batches or all: where the column is dictionary-encoded in the file, a row group's
+  /// dictionaries are unified and their indices written without hashing each value
+  /// again; where it is PLAIN, they are decoded. NOT NULL enforcement is the caller's
+  /// job. The batch's buffers are shared (not
   /// copied) until its rows are encoded. An encoding error of an earlier row group
   /// (e.g. storage failing) is returned by a later Write or by Finish.
   Status Write(const arrow::RecordBatch& batch);

@@ -4,6 +4,7 @@
 #include <arrow/json/from_string.h>
 #include <arrow/table.h>
 #include <arrow/util/key_value_metadata.h>
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <parquet/file_reader.h>
@@ -255,6 +256,109 @@ TEST_F(DataFileWriterTest, RowGroupsWithinOneFile) {
             Rows(schema, R"([{"x":1},{"x":2},{"x":3},{"x":4},{"x":5}])")
                 ->column(0)
                 ->ToString());
+}
+
+// dictionary<int32, utf8> over `values` with `indices` (JSON).
+std::shared_ptr<arrow::Array> Dict(const std::string& values,
+                                   const std::string& indices) {
+  auto v = arrow::json::ArrayFromJSONString(arrow::utf8(), values);
+  auto i = arrow::json::ArrayFromJSONString(arrow::int32(), indices);
+  EXPECT_TRUE(v.ok() && i.ok());
+  auto d = arrow::DictionaryArray::FromArrays(
+      arrow::dictionary(arrow::int32(), arrow::utf8()), *i, *v);
+  EXPECT_TRUE(d.ok()) << d.status().ToString();
+  return *d;
+}
+
+std::shared_ptr<arrow::RecordBatch> IdAndS(const std::string& ids,
+                                           std::shared_ptr<arrow::Array> s) {
+  auto id = arrow::json::ArrayFromJSONString(arrow::int32(), ids);
+  EXPECT_TRUE(id.ok());
+  return arrow::RecordBatch::Make(
+      arrow::schema({arrow::field("id", arrow::int32()), arrow::field("s", s->type())}),
+      s->length(), {*id, s});
+}
+
+bool HasDictionaryPages(const parquet::FileMetaData& md, int column) {
+  for (int g = 0; g < md.num_row_groups(); ++g) {
+    if (!md.RowGroup(g)->ColumnChunk(column)->has_dictionary_page()) return false;
+  }
+  return true;
+}
+
+// Batches of one row group may carry a STRING column dictionary-encoded over different
+// dictionaries, or as plain values: the file holds the same values, dictionary-encoded
+// with one dictionary, and the statistics count only the values the rows reference.
+TEST_F(DataFileWriterTest, StringColumnsMayComeDictionaryEncoded) {
+  auto schema = Ddl("id INT, s STRING");
+  DataFileWriterOptions options;
+  options.file_streams = 1;
+  auto writer = MakeWriter(schema, options);
+  auto plain = arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["y", "w"])");
+  ASSERT_TRUE(plain.ok());
+  auto files = WriteAll(
+      *writer,
+      {IdAndS("[1, 2, 3]", Dict(R"(["x", "y", "zz-unused"])", "[1, 0, null]")),
+       IdAndS("[4, 5]", *plain), IdAndS("[6, 7]", Dict(R"(["w", "a"])", "[0, 1]"))});
+  ASSERT_EQ(files.size(), 1u);
+  auto table = ReadBack(files[0]);
+  EXPECT_EQ(table->column(1)->chunk(0)->ToString(),
+            (*arrow::json::ArrayFromJSONString(arrow::utf8(),
+                                               R"(["y", "x", null, "y", "w", "w", "a"])"))
+                ->ToString());
+  auto reader = Open(files[0]);
+  const auto& md = *reader->parquet_reader()->metadata();
+  EXPECT_EQ(md.num_row_groups(), 1);
+  EXPECT_TRUE(HasDictionaryPages(md, 1));
+  EXPECT_TRUE(AllPagesDictionaryEncoded(md, 1));
+  EXPECT_EQ(
+      files[0].stats_json,
+      R"({"numRecords":7,"minValues":{"id":1,"s":"a"},"maxValues":{"id":7,"s":"y"},)"
+      R"("nullCount":{"id":0,"s":1}})");
+}
+
+// A column the writer keeps PLAIN (nearly every value distinct) takes dictionary input
+// as its values.
+TEST_F(DataFileWriterTest, DictionaryInputOfAPlainColumnIsDecoded) {
+  auto schema = Ddl("id INT, s STRING");
+  constexpr int kRows = 10000;
+  std::string values = "[";
+  std::string indices = "[";
+  std::string ids = "[";
+  for (int i = 0; i < kRows; ++i) {
+    const char* sep = i ? "," : "";
+    values += fmt::format("{}\"v{:05d}\"", sep, i);
+    indices += fmt::format("{}{}", sep, kRows - 1 - i);
+    ids += fmt::format("{}{}", sep, i);
+  }
+  values += "]";
+  indices += "]";
+  ids += "]";
+  auto writer = MakeWriter(schema);
+  auto files = WriteAll(*writer, {IdAndS(ids, Dict(values, indices))});
+  ASSERT_EQ(files.size(), 1u);
+  auto reader = Open(files[0]);
+  EXPECT_FALSE(HasDictionaryPages(*reader->parquet_reader()->metadata(), 1));
+  auto s = ReadBack(files[0])->column(1)->chunk(0);
+  ASSERT_EQ(s->length(), kRows);
+  const auto& strings = static_cast<const arrow::StringArray&>(*s);
+  EXPECT_EQ(strings.GetString(0), "v09999");
+  EXPECT_EQ(strings.GetString(kRows - 1), "v00000");
+  EXPECT_THAT(files[0].stats_json, HasSubstr(R"("s":"v00000"})"));
+}
+
+TEST_F(DataFileWriterTest, OnlyStringDictionariesAreAccepted) {
+  auto schema = Ddl("id INT, s STRING");
+  auto writer = MakeWriter(schema);
+  auto v = arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["a"])");
+  auto i = arrow::json::ArrayFromJSONString(arrow::int8(), "[0]");
+  auto small = arrow::DictionaryArray::FromArrays(
+      arrow::dictionary(arrow::int8(), arrow::utf8()), *i, *v);
+  ASSERT_TRUE(small.ok());
+  auto st = writer->Write(*IdAndS("[1]", *small));
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().code, ErrorCode::kSchemaMismatch);
+  EXPECT_THAT(st.error().message, HasSubstr("dictionary<values=string, indices=int8"));
 }
 
 TEST_F(DataFileWriterTest, NoRowsWritesNoFile) {

@@ -1,9 +1,12 @@
 #include "deltaguard/io/parquet/file_stats.h"
 
 #include <arrow/array.h>
+#include <arrow/buffer.h>
+#include <arrow/compute/api_vector.h>
 #include <arrow/util/decimal.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -168,6 +171,13 @@ void ObserveLongStrings(const arrow::StringArray& array, Node* node) {
   const int32_t* offsets = array.raw_value_offsets();
   // No single value can be longer than all of them together.
   if (offsets[n] - offsets[0] < node->long_string_bytes) return;
+  // Batches rarely hold a long value: find the longest first, in a branch-free loop
+  // the compiler vectorizes.
+  int64_t longest = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    longest = std::max<int64_t>(longest, offsets[i + 1] - offsets[i]);
+  }
+  if (longest < node->long_string_bytes) return;
   for (int64_t i = 0; i < n; ++i) {
     if (offsets[i + 1] - offsets[i] < node->long_string_bytes || !array.IsValid(i))
       continue;
@@ -176,53 +186,92 @@ void ObserveLongStrings(const arrow::StringArray& array, Node* node) {
   }
 }
 
+// The values a dictionary array's valid indices reference, each once (a string
+// column may come dictionary-encoded: DataFileWriter::Write).
+Result<std::shared_ptr<arrow::Array>> ReferencedValues(const arrow::Array& array,
+                                                       const std::string& key) {
+  const auto& dict = static_cast<const arrow::DictionaryArray&>(array);
+  const arrow::Array& values = *dict.dictionary();
+  if (dict.indices()->type_id() != arrow::Type::INT32) {
+    return MakeError(ErrorCode::kInternal, "stats of column '{}': {} indices", key,
+                     dict.indices()->type()->ToString());
+  }
+  const auto& indices = static_cast<const arrow::Int32Array&>(*dict.indices());
+  std::vector<uint8_t> used(static_cast<size_t>(values.length()), 0);
+  const int32_t* raw = indices.raw_values();
+  const bool all_valid = indices.null_count() == 0;
+  for (int64_t i = 0; i < indices.length(); ++i) {
+    if (!all_valid && indices.IsNull(i)) continue;
+    const int32_t v = raw[i];
+    if (v < 0 || v >= values.length()) {
+      return MakeError(ErrorCode::kInternal,
+                       "stats of column '{}': dictionary index {} out of range", key, v);
+    }
+    used[static_cast<size_t>(v)] = 1;
+  }
+  std::vector<int32_t> take;
+  for (size_t v = 0; v < used.size(); ++v) {
+    if (used[v]) take.push_back(static_cast<int32_t>(v));
+  }
+  if (static_cast<int64_t>(take.size()) == values.length()) return dict.dictionary();
+  arrow::Int32Array positions(static_cast<int64_t>(take.size()),
+                              arrow::Buffer::Wrap(take));
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto out, arrow::compute::Take(values, positions),
+                               ErrorCode::kInternal, "stats of column " + key);
+  return out;
+}
+
 Status UpdateLeaf(const arrow::Array& array, Node* node) {
-  node->null_count += array.null_count();
+  // A dictionary's NULLs are its NULL indices (or NULL values, which the writer's
+  // dictionaries do not hold).
+  node->null_count += array.type_id() == arrow::Type::DICTIONARY
+                          ? array.ComputeLogicalNullCount()
+                          : array.null_count();
   if (!node->min_max_type || node->min_max_broken) return OkStatus();
   if (node->parquet_column >= 0 && node->type->kind() != TypeKind::kString)
     return OkStatus();
-  auto expect = [&](arrow::Type::type id) -> Status {
-    if (array.type_id() == id) return OkStatus();
+  auto expect = [&](arrow::Type::type id, const arrow::Array& a) -> Status {
+    if (a.type_id() == id) return OkStatus();
     return MakeError(ErrorCode::kInternal,
                      "stats of column '{}': expected {} data, got {}", node->key,
-                     node->type->ToString(), array.type()->ToString());
+                     node->type->ToString(), a.type()->ToString());
   };
   switch (node->type->kind()) {
     case TypeKind::kByte:
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT8));
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT8, array));
       ObserveIntegers<arrow::Int8Array>(array, node);
       break;
     case TypeKind::kShort:
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT16));
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT16, array));
       ObserveIntegers<arrow::Int16Array>(array, node);
       break;
     case TypeKind::kInteger:
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT32));
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT32, array));
       ObserveIntegers<arrow::Int32Array>(array, node);
       break;
     case TypeKind::kLong:
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT64));
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::INT64, array));
       ObserveIntegers<arrow::Int64Array>(array, node);
       break;
     case TypeKind::kDate:
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::DATE32));
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::DATE32, array));
       ObserveIntegers<arrow::Date32Array>(array, node);
       break;
     case TypeKind::kTimestamp:
     case TypeKind::kTimestampNtz:
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::TIMESTAMP));
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::TIMESTAMP, array));
       ObserveIntegers<arrow::TimestampArray>(array, node);
       break;
     case TypeKind::kFloat:
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::FLOAT));
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::FLOAT, array));
       ObserveFloats<arrow::FloatArray>(array, node);
       break;
     case TypeKind::kDouble:
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::DOUBLE));
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::DOUBLE, array));
       ObserveFloats<arrow::DoubleArray>(array, node);
       break;
     case TypeKind::kDecimal: {
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::DECIMAL128));
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::DECIMAL128, array));
       const auto& typed = static_cast<const arrow::Decimal128Array&>(array);
       std::optional<arrow::Decimal128> lo;
       std::optional<arrow::Decimal128> hi;
@@ -243,14 +292,21 @@ Status UpdateLeaf(const arrow::Array& array, Node* node) {
       }
       break;
     }
-    case TypeKind::kString:
-      DELTA_RETURN_IF_ERROR(expect(arrow::Type::STRING));
+    case TypeKind::kString: {
+      std::shared_ptr<arrow::Array> values;  // a dictionary's referenced values
+      const arrow::Array* strings = &array;
+      if (array.type_id() == arrow::Type::DICTIONARY) {
+        DELTA_ASSIGN_OR_RETURN(values, ReferencedValues(array, node->key));
+        strings = values.get();
+      }
+      DELTA_RETURN_IF_ERROR(expect(arrow::Type::STRING, *strings));
       if (node->parquet_column >= 0) {
-        ObserveLongStrings(static_cast<const arrow::StringArray&>(array), node);
+        ObserveLongStrings(static_cast<const arrow::StringArray&>(*strings), node);
       } else {
-        ObserveStrings(static_cast<const arrow::StringArray&>(array), node);
+        ObserveStrings(static_cast<const arrow::StringArray&>(*strings), node);
       }
       break;
+    }
     default:
       break;
   }

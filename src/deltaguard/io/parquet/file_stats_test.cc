@@ -67,6 +67,34 @@ TEST(FileStatsTest, AccumulatesAcrossBatches) {
             R"("nullCount":{"x":0,"s":1}})");
 }
 
+// A dictionary-encoded STRING column counts the values its rows reference: not the
+// dictionary's unused entries, and NULL indices as NULLs.
+TEST(FileStatsTest, DictionaryStringsCountReferencedValuesOnly) {
+  auto schema = Ddl("s STRING");
+  auto collector = FileStatsCollector::Make(schema, ColumnMappingMode::kNone, {});
+  ASSERT_TRUE(collector);
+  auto values =
+      arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["zz", "m", "b", "a"])");
+  auto indices = arrow::json::ArrayFromJSONString(arrow::int32(), "[1, null, 2, 1]");
+  auto dict = arrow::DictionaryArray::FromArrays(
+      arrow::dictionary(arrow::int32(), arrow::utf8()), *indices, *values);
+  ASSERT_TRUE(dict.ok());
+  auto batch = arrow::RecordBatch::Make(
+      arrow::schema({arrow::field("s", (*dict)->type())}), 4, {*dict});
+  ASSERT_TRUE((*collector)->Update(*batch));
+  EXPECT_EQ((*collector)->ToJson(),
+            R"({"numRecords":4,"minValues":{"s":"b"},"maxValues":{"s":"m"},)"
+            R"("nullCount":{"s":1}})");
+  auto bad = arrow::json::ArrayFromJSONString(arrow::int32(), "[7]");
+  // Unchecked, as a corrupt batch would come.
+  auto out_of_range = std::make_shared<arrow::DictionaryArray>(
+      arrow::dictionary(arrow::int32(), arrow::utf8()), *bad, *values);
+  auto st =
+      (*collector)->Update(*arrow::RecordBatch::Make(batch->schema(), 1, {out_of_range}));
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("out of range"), std::string::npos);
+}
+
 TEST(FileStatsTest, NoRowsGivesEmptyObjects) {
   auto schema = Ddl("x INT");
   EXPECT_EQ(Stats(schema, {}),

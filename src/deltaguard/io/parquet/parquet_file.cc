@@ -147,7 +147,7 @@ parquet::ArrowReaderProperties DefaultArrowReaderProperties(bool use_threads,
 Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
     const FileSystemRef& fs, const std::string& path,
     const parquet::ArrowReaderProperties& properties, ErrorCode corrupt_code,
-    int64_t read_buffer_size) {
+    int64_t read_buffer_size, const ConfigureArrowReader& configure) {
   auto file = FileSystemRandomAccessFile::Open(fs, path);
   if (!file) return file.error();
   std::string context = fmt::format("cannot read Parquet file '{}'", path);
@@ -160,7 +160,9 @@ Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
     }
     DELTA_ARROW_RETURN_NOT_OK(builder.Open(*file, reader_properties), corrupt_code,
                               context);
-    builder.memory_pool(arrow::default_memory_pool())->properties(properties);
+    parquet::ArrowReaderProperties props = properties;
+    if (configure) configure(*builder.raw_reader()->metadata(), &props);
+    builder.memory_pool(arrow::default_memory_pool())->properties(props);
     DELTA_ARROW_ASSIGN_OR_RETURN(auto reader, builder.Build(), corrupt_code, context);
     return reader;
   } catch (const std::exception& e) {
@@ -168,6 +170,25 @@ Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
     // line of defence so that nothing escapes the library.
     return MakeError(corrupt_code, "{}: {}", context, e.what());
   }
+}
+
+bool AllPagesDictionaryEncoded(const parquet::FileMetaData& metadata, int column) {
+  if (column < 0 || column >= metadata.num_columns()) return false;
+  for (int g = 0; g < metadata.num_row_groups(); ++g) {
+    auto chunk = metadata.RowGroup(g)->ColumnChunk(column);
+    if (!chunk->has_dictionary_page()) return false;
+    const auto& stats = chunk->encoding_stats();
+    if (stats.empty()) return false;
+    for (const auto& s : stats) {
+      if (s.page_type != parquet::PageType::DATA_PAGE &&
+          s.page_type != parquet::PageType::DATA_PAGE_V2)
+        continue;
+      if (s.encoding != parquet::Encoding::RLE_DICTIONARY &&
+          s.encoding != parquet::Encoding::PLAIN_DICTIONARY)
+        return false;
+    }
+  }
+  return true;
 }
 
 Status CheckColumnChunkSizes(const parquet::FileMetaData& metadata,

@@ -9,6 +9,7 @@
 #include <parquet/properties.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -64,11 +65,20 @@ class FileSystemRandomAccessFile final : public arrow::io::RandomAccessFile {
 /// files, kCorruptLog for checkpoints) with a message naming the file; a missing file
 /// keeps the FileSystem's kNotFound. With `read_buffer_size` > 0, column chunks are
 /// read through a buffer of that many bytes instead of whole (less memory for large
-/// chunks read without pre-buffering).
+/// chunks read without pre-buffering). `configure`, when set, sees the footer before
+/// the Arrow reader is built and may adjust its properties (say, which columns to read
+/// dictionary-encoded).
+using ConfigureArrowReader =
+    std::function<void(const parquet::FileMetaData&, parquet::ArrowReaderProperties*)>;
 Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
     const FileSystemRef& fs, const std::string& path,
     const parquet::ArrowReaderProperties& properties, ErrorCode corrupt_code,
-    int64_t read_buffer_size = 0);
+    int64_t read_buffer_size = 0, const ConfigureArrowReader& configure = nullptr);
+
+/// Whether every data page of column `column` (a leaf index) is dictionary-encoded in
+/// every row group, by the footer's page encoding statistics; false when a row group
+/// does not record them.
+bool AllPagesDictionaryEncoded(const parquet::FileMetaData& metadata, int column);
 
 /// Refuse files whose column chunks (among `leaves`, all when empty) exceed 2 GiB
 /// uncompressed: Arrow cannot return such a nested column and would first inflate it in

@@ -3,6 +3,7 @@
 #include <arrow/array/util.h>
 #include <arrow/buffer.h>
 #include <arrow/compute/api_vector.h>
+#include <arrow/compute/cast.h>
 #include <arrow/datum.h>
 #include <arrow/util/bit_util.h>
 #include <fmt/format.h>
@@ -179,6 +180,8 @@ class ParquetTableScan final : public TableScan {
     int64_t synthetic_rows_left = 0;
     std::vector<int> batch_column;  // per output column: batch column, or -1 (absent)
     std::vector<std::shared_ptr<arrow::Scalar>> partition_values;  // per output column
+    std::vector<bool> dictionary;           // per output column: read dictionary-encoded
+    std::shared_ptr<arrow::Schema> schema;  // output_schema(), dictionaries shown
     std::optional<DeletionVector> dv;
     int64_t position = 0;  // rows of this file consumed so far (DV row index)
   };
@@ -214,10 +217,29 @@ class ParquetTableScan final : public TableScan {
       state->dv = std::move(*dv);
     }
     auto props = DefaultArrowReaderProperties(options_.use_threads, options_.batch_size);
-    auto reader =
-        OpenParquetFile(snapshot_->fs(), state->path, props, ErrorCode::kCorruptData);
+    state->dictionary.assign(columns_.size(), false);
+    ConfigureArrowReader configure;
+    if (needs_file_columns && !options_.dictionary_columns.empty()) {
+      configure = [this, &state](const parquet::FileMetaData& md,
+                                 parquet::ArrowReaderProperties* p) {
+        ChooseDictionaryColumns(md, p, &state->dictionary);
+      };
+    }
+    auto reader = OpenParquetFile(snapshot_->fs(), state->path, props,
+                                  ErrorCode::kCorruptData, 0, configure);
     if (!reader) return ctx(reader.error());
     state->reader = std::move(*reader);
+    state->schema = schema_;
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      if (!state->dictionary[i]) continue;
+      const auto& field = schema_->field(static_cast<int>(i));
+      DELTA_ARROW_ASSIGN_OR_RETURN(
+          state->schema,
+          state->schema->SetField(
+              static_cast<int>(i),
+              field->WithType(arrow::dictionary(arrow::int32(), arrow::utf8()))),
+          ErrorCode::kInternal, "scan schema");
+    }
 
     // Map output columns to top-level file fields; read only those.
     const auto& manifest = state->reader->manifest();
@@ -263,6 +285,40 @@ class ParquetTableScan final : public TableScan {
     return OkStatus();
   }
 
+  // The dictionary_columns this file stores dictionary-encoded in every data page are
+  // read as dictionaries (`chosen`, per output column).
+  void ChooseDictionaryColumns(const parquet::FileMetaData& md,
+                               parquet::ArrowReaderProperties* props,
+                               std::vector<bool>* chosen) const {
+    parquet::arrow::SchemaManifest manifest;
+    if (!parquet::arrow::SchemaManifest::Make(md.schema(), md.key_value_metadata(),
+                                              *props, &manifest)
+             .ok()) {
+      return;  // the reader reports the broken schema
+    }
+    arrow::FieldVector file_fields;
+    for (const auto& f : manifest.schema_fields) file_fields.push_back(f.field);
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      const OutputColumn& col = columns_[i];
+      if (col.partition || col.path.size() != 1 ||
+          col.type().kind() != TypeKind::kString ||
+          std::find(options_.dictionary_columns.begin(),
+                    options_.dictionary_columns.end(),
+                    col.name) == options_.dictionary_columns.end()) {
+        continue;
+      }
+      const int idx = FindFileField(file_fields, *col.path[0], mode());
+      if (idx < 0) continue;
+      const auto& field = manifest.schema_fields[static_cast<size_t>(idx)];
+      if (!field.is_leaf() || field.field->type()->id() != arrow::Type::STRING ||
+          !AllPagesDictionaryEncoded(md, field.column_index)) {
+        continue;
+      }
+      props->set_read_dictionary(field.column_index, true);
+      (*chosen)[i] = true;
+    }
+  }
+
   static void CollectLeaves(const parquet::arrow::SchemaField& field,
                             std::vector<int>* out) {
     if (field.is_leaf()) {
@@ -298,7 +354,7 @@ class ParquetTableScan final : public TableScan {
       DELTA_ASSIGN_OR_RETURN(auto array, BuildColumn(i, file_batch.get(), n));
       arrays.push_back(std::move(array));
     }
-    auto batch = arrow::RecordBatch::Make(schema_, n, std::move(arrays));
+    auto batch = arrow::RecordBatch::Make(f.schema, n, std::move(arrays));
     int64_t first = f.position;
     f.position += n;
     if (!f.dv) return batch;
@@ -318,6 +374,23 @@ class ParquetTableScan final : public TableScan {
     }
     std::shared_ptr<arrow::Array> array;
     if (f.batch_column[i] >= 0) array = batch->column(f.batch_column[i]);
+    if (f.dictionary[i]) {  // ScanOptions::dictionary_columns
+      if (array == nullptr ||
+          !array->type()->Equals(*f.schema->field(static_cast<int>(i))->type())) {
+        return MakeError(ErrorCode::kInternal,
+                         "column '{}': expected dictionary-encoded strings, read {}",
+                         col.name,
+                         array == nullptr ? "nothing" : array->type()->ToString());
+      }
+      return array;
+    }
+    if (array != nullptr && array->type_id() == arrow::Type::DICTIONARY) {
+      // Not a dictionary this scan keeps: decode it.
+      const auto& dict_type = static_cast<const arrow::DictionaryType&>(*array->type());
+      DELTA_ARROW_ASSIGN_OR_RETURN(
+          array, arrow::compute::Cast(*array, dict_type.value_type()),
+          ErrorCode::kCorruptData, fmt::format("column '{}'", col.name));
+    }
     // Walk a nested selection ("b.c"), folding parent nulls into the child.
     for (size_t step = 1; array != nullptr && step < col.path.size(); ++step) {
       if (array->type_id() != arrow::Type::STRUCT) {

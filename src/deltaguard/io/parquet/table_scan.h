@@ -30,6 +30,13 @@ struct ScanOptions {
   /// own thread beside other busy threads (MERGE's prefetcher) decodes serially instead:
   /// the same work with fewer threads to schedule.
   bool use_threads = true;
+  /// Top-level STRING columns (logical names) that may stay dictionary-encoded: in a
+  /// file that stores every data page of such a column dictionary-encoded, its batches
+  /// carry it as dictionary<int32, utf8> (the same values; the indices are the file's
+  /// own) instead of decoding each value. For callers that only move the values on
+  /// (MERGE copying unchanged rows): no string is built, filtering moves 4-byte
+  /// indices, and the writer re-encodes the indices without hashing (DataFileWriter).
+  std::vector<std::string> dictionary_columns;
 };
 
 /// A forward-only scan of a snapshot's live rows.
@@ -42,8 +49,10 @@ struct ScanOptions {
 ///  2. Every batch has output_schema() exactly: logical names (a nested selection "b.c"
 ///  is
 ///     a top-level column named "b.c", NULL where any ancestor is NULL) and Delta's Arrow
-///     types (arrow_schema.h). Columns absent from a file are NULL; partition columns
-///     come from add.partitionValues (keyed by physical name under column mapping).
+///     types (arrow_schema.h), except the dictionary_columns of files that store them
+///     dictionary-encoded (ScanOptions). Columns absent from a file are NULL; partition
+///     columns come from add.partitionValues (keyed by physical name under column
+///     mapping).
 ///  3. No batch is empty. Next() returns nullptr at the end; after an error every later
 ///     Next() returns the same error. Errors name the data file.
 class TableScan {

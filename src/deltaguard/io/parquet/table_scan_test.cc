@@ -1,9 +1,12 @@
 #include "deltaguard/io/parquet/table_scan.h"
 
+#include <arrow/compute/cast.h>
+#include <arrow/io/file.h>
 #include <arrow/table.h>
 #include <arrow/util/key_value_metadata.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <parquet/arrow/writer.h>
 
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/checkpoint_reader.h"
@@ -111,6 +114,63 @@ TEST_F(TableScanTest, ScansFilesInSnapshotOrderWithLogicalSchema) {
   EXPECT_EQ((*table)->schema()->ToString(), "id: int64 not null\nname: string");
   ExpectColumn(**table, "id", "[1, 2, 3]");
   ExpectColumn(**table, "name", R"(["x", null, "z"])");
+}
+
+// ScanOptions::dictionary_columns: a listed STRING column stays dictionary-encoded in
+// the batches of files that store every page of it so; other files and other columns
+// are decoded as usual.
+TEST_F(TableScanTest, DictionaryColumnsStayEncodedWhereTheFileHasThem) {
+  auto batch = [](const std::string& ids, const std::string& names) {
+    return Batch({{arrow::field("id", arrow::int64()), ids},
+                  {arrow::field("name", arrow::utf8()), names},
+                  {arrow::field("note", arrow::utf8()), names}});
+  };
+  WriteParquet(dir_.Join("a.parquet"), batch("[1, 2, 3]", R"(["x", null, "x"])"));
+  {  // b.parquet: PLAIN strings
+    auto out = arrow::io::FileOutputStream::Open(dir_.Join("b.parquet"));
+    ASSERT_TRUE(out.ok());
+    auto props = parquet::WriterProperties::Builder().disable_dictionary()->build();
+    auto table = arrow::Table::FromRecordBatches({batch("[4]", R"(["z"])")});
+    ASSERT_TRUE(parquet::arrow::WriteTable(**table, arrow::default_memory_pool(), *out,
+                                           1024, props)
+                    .ok());
+    ASSERT_TRUE((*out)->Close().ok());
+  }
+  WriteCommit(root(), 0,
+              {ProtocolAction(1, 2),
+               MetadataAction(Schema(
+                   {F("id", Q("long")), F("name", Q("string")), F("note", Q("string"))})),
+               AddAction("a.parquet"), AddAction("b.parquet")});
+  auto snapshot = Load();
+  ASSERT_TRUE(snapshot) << snapshot.error().ToString();
+  auto dict_type = arrow::dictionary(arrow::int32(), arrow::utf8());
+  for (bool listed : {true, false}) {
+    ScanOptions options;
+    if (listed) options.dictionary_columns = {"name", "id"};  // id: not a STRING
+    auto scan = TableScan::Make(*snapshot, options);
+    ASSERT_TRUE(scan) << scan.error().ToString();
+    EXPECT_EQ((*scan)->output_schema()->field(1)->type()->ToString(), "string");
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+    while (true) {
+      auto next = (*scan)->Next();
+      ASSERT_TRUE(next) << next.error().ToString();
+      if (*next == nullptr) break;
+      ASSERT_TRUE((*next)->ValidateFull().ok());
+      batches.push_back(*next);
+    }
+    ASSERT_EQ(batches.size(), 2u);
+    // The batch schema shows the encoding; the values are the same.
+    const auto& a = *batches[0];
+    EXPECT_EQ(a.schema()->field(1)->type()->Equals(*dict_type), listed);
+    EXPECT_TRUE(a.column(1)->type()->Equals(*a.schema()->field(1)->type()));
+    EXPECT_EQ(a.column(2)->type()->ToString(), "string");
+    EXPECT_EQ(a.column(0)->type()->ToString(), "int64");
+    auto decoded = arrow::compute::Cast(*a.column(1), arrow::utf8());
+    ASSERT_TRUE(decoded.ok());
+    EXPECT_EQ((*decoded)->ToString(), a.column(2)->ToString());
+    EXPECT_EQ(batches[1]->column(1)->type()->ToString(), "string");
+    EXPECT_EQ(batches[1]->schema()->field(1)->type()->ToString(), "string");
+  }
 }
 
 TEST_F(TableScanTest, ProjectsTopLevelAndNestedColumns) {
