@@ -3,10 +3,12 @@
 
 #include "deltaguard/dml/dml_internal.h"
 
+#include <arrow/array.h>
 #include <arrow/array/builder_primitive.h>
 #include <arrow/array/util.h>
 #include <arrow/buffer.h>
 #include <arrow/compute/api.h>
+#include <arrow/util/bit_util.h>
 #include <fmt/format.h>
 
 #include <utility>
@@ -117,24 +119,32 @@ Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(
   return arrow::RecordBatch::Make(batch->schema(), rows, std::move(columns));
 }
 
-Result<std::shared_ptr<arrow::Array>> TakeRows(const std::shared_ptr<arrow::Array>& array,
-                                               const std::vector<int64_t>& indices) {
-  arrow::Int64Builder builder;
-  DELTA_ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(indices.size())),
-                            ErrorCode::kInternal, "take rows");
-  for (int64_t i : indices) {
-    if (i < 0) {
-      builder.UnsafeAppendNull();
-    } else {
-      builder.UnsafeAppend(i);
+Result<std::vector<std::shared_ptr<arrow::Array>>> TakeRows(
+    const arrow::RecordBatch& batch, const std::vector<int64_t>& indices) {
+  // One index array for every column; it borrows `indices` (Take copies the values
+  // out before returning), with a validity bitmap only when some index is -1.
+  const auto n = static_cast<int64_t>(indices.size());
+  std::shared_ptr<arrow::Buffer> validity;
+  int64_t nulls = 0;
+  for (int64_t i : indices) nulls += i < 0;
+  if (nulls > 0) {
+    DELTA_ARROW_ASSIGN_OR_RETURN(validity, arrow::AllocateBitmap(n), ErrorCode::kInternal,
+                                 "take rows");
+    uint8_t* bits = validity->mutable_data();
+    for (int64_t r = 0; r < n; ++r) {
+      arrow::bit_util::SetBitTo(bits, r, indices[static_cast<size_t>(r)] >= 0);
     }
   }
-  std::shared_ptr<arrow::Array> idx;
-  DELTA_ARROW_RETURN_NOT_OK(builder.Finish(&idx), ErrorCode::kInternal, "take rows");
-  DELTA_ARROW_ASSIGN_OR_RETURN(
-      arrow::Datum taken, arrow::compute::Take(arrow::Datum(array), arrow::Datum(idx)),
-      ErrorCode::kInternal, "take rows");
-  return taken.make_array();
+  arrow::Int64Array idx(n, arrow::Buffer::Wrap(indices), validity, nulls);
+  std::vector<std::shared_ptr<arrow::Array>> out;
+  out.reserve(static_cast<size_t>(batch.num_columns()));
+  for (const auto& column : batch.columns()) {
+    DELTA_ARROW_ASSIGN_OR_RETURN(
+        arrow::Datum taken, arrow::compute::Take(arrow::Datum(column), arrow::Datum(idx)),
+        ErrorCode::kInternal, "take rows");
+    out.push_back(taken.make_array());
+  }
+  return out;
 }
 
 Result<SchemaChange> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,

@@ -60,9 +60,9 @@ Result<std::shared_ptr<arrow::BooleanArray>> DenseMask(const arrow::BooleanArray
 Result<std::shared_ptr<arrow::BooleanArray>> MaskFromBytes(
     const std::vector<uint8_t>& bytes);
 
-/// The rows of `array` at `indices` (-1 gives NULL).
-Result<std::shared_ptr<arrow::Array>> TakeRows(const std::shared_ptr<arrow::Array>& array,
-                                               const std::vector<int64_t>& indices);
+/// The columns of `batch` at rows `indices` (-1 gives NULL).
+Result<std::vector<std::shared_ptr<arrow::Array>>> TakeRows(
+    const arrow::RecordBatch& batch, const std::vector<int64_t>& indices);
 
 /// The state after a DML statement evolved the target schema to `evolved`: column
 /// mapping ids for new fields, the metaData action and any protocol upgrade (type

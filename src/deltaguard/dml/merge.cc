@@ -32,17 +32,6 @@ constexpr size_t kPairChunk = 64 * 1024;
 // Target batches decoded ahead of the join (each holds ScanOptions::batch_size rows).
 constexpr size_t kPrefetchDepth = 2;
 
-// Columns of `batch` at `rows` (-1: NULL).
-Result<std::vector<std::shared_ptr<arrow::Array>>> TakeColumns(
-    const arrow::RecordBatch& batch, const std::vector<int64_t>& rows) {
-  std::vector<std::shared_ptr<arrow::Array>> out;
-  for (const auto& column : batch.columns()) {
-    DELTA_ASSIGN_OR_RETURN(auto taken, dml_internal::TakeRows(column, rows));
-    out.push_back(std::move(taken));
-  }
-  return out;
-}
-
 // The joined batch: target columns then source columns (both already qualified).
 std::shared_ptr<arrow::RecordBatch> JoinColumns(
     const arrow::Schema& target_schema, std::vector<std::shared_ptr<arrow::Array>> target,
@@ -188,8 +177,10 @@ class MergeRun {
         }
         DELTA_ARROW_ASSIGN_OR_RETURN(auto target_read, tq->SelectColumns(read),
                                      ErrorCode::kInternal, "MERGE");
-        DELTA_ASSIGN_OR_RETURN(auto target_cols, TakeColumns(*target_read, joined_rows));
-        DELTA_ASSIGN_OR_RETURN(auto source_cols, TakeColumns(*source_, source_rows));
+        DELTA_ASSIGN_OR_RETURN(auto target_cols,
+                               dml_internal::TakeRows(*target_read, joined_rows));
+        DELTA_ASSIGN_OR_RETURN(auto source_cols,
+                               dml_internal::TakeRows(*source_, source_rows));
         joined = JoinColumns(*target_read->schema(), std::move(target_cols),
                              *source_->schema(), std::move(source_cols), m);
         compact_action.assign(static_cast<size_t>(m), -1);
@@ -202,7 +193,7 @@ class MergeRun {
         }
         joined_action = &compact_action;
       } else if ((any_match && num_matched > 0) || !plan_.not_matched_by_source.empty()) {
-        DELTA_ASSIGN_OR_RETURN(auto source_cols, TakeColumns(*source_, match));
+        DELTA_ASSIGN_OR_RETURN(auto source_cols, dml_internal::TakeRows(*source_, match));
         joined = JoinColumns(*tq->schema(), tq->columns(), *source_->schema(),
                              std::move(source_cols), n);
         DELTA_RETURN_IF_ERROR(Decide(plan_.matched, *joined, match, true, 0, &action));
@@ -278,7 +269,7 @@ class MergeRun {
                                      ErrorCode::kInternal, "MERGE");
         nulls.push_back(std::move(a));
       }
-      DELTA_ASSIGN_OR_RETURN(auto source_cols, TakeColumns(*source_, chunk));
+      DELTA_ASSIGN_OR_RETURN(auto source_cols, dml_internal::TakeRows(*source_, chunk));
       auto joined = JoinColumns(*target_q->schema(), std::move(nulls), *source_->schema(),
                                 std::move(source_cols), n);
       std::vector<int64_t> none(static_cast<size_t>(n), -1);
@@ -361,8 +352,8 @@ class MergeRun {
       if (pt.empty()) return OkStatus();
       std::vector<uint8_t> ok(pt.size(), 1);
       if (plan_.residual) {
-        DELTA_ASSIGN_OR_RETURN(auto tcols, TakeColumns(*tq, pt));
-        DELTA_ASSIGN_OR_RETURN(auto scols, TakeColumns(*source_, ps));
+        DELTA_ASSIGN_OR_RETURN(auto tcols, dml_internal::TakeRows(*tq, pt));
+        DELTA_ASSIGN_OR_RETURN(auto scols, dml_internal::TakeRows(*source_, ps));
         auto joined = JoinColumns(*tq->schema(), std::move(tcols), *source_->schema(),
                                   std::move(scols), static_cast<int64_t>(pt.size()));
         DELTA_ASSIGN_OR_RETURN(auto holds, EvaluatePredicate(*plan_.residual, *joined));

@@ -7,7 +7,9 @@
 #include <map>
 #include <random>
 
+#include "deltaguard/dml/dml_internal.h"
 #include "deltaguard/dml/merge_internal.h"
+#include "deltaguard/io/parquet/test_util_internal.h"
 
 namespace deltaguard::dml_internal {
 namespace {
@@ -92,6 +94,32 @@ TEST(IntegralKeyIndexTest, NegativeAndExtremeDenseRangesAndEmptyColumns) {
   Check({INT64_MIN, INT64_MIN + 1}, {INT64_MIN, INT64_MIN + 1, INT64_MIN + 2});
   Check({}, {0, 1});
   Check({std::nullopt, std::nullopt}, {0});
+}
+
+// TakeRows gathers every column at the same rows; -1 gives NULL in every column.
+TEST(TakeRowsTest, GathersColumnsAndMissingRowsAreNull) {
+  using deltaguard::testing::ArrayFromJson;
+  auto batch =
+      arrow::RecordBatch::Make(arrow::schema({arrow::field("i", arrow::int64()),
+                                              arrow::field("s", arrow::utf8())}),
+                               3,
+                               {ArrayFromJson(arrow::int64(), "[10, null, 30]"),
+                                ArrayFromJson(arrow::utf8(), R"(["a", "b", "c"])")});
+  auto all = TakeRows(*batch, {2, 0, 2});
+  ASSERT_TRUE(all) << all.error().ToString();
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_TRUE((*all)[0]->Equals(*ArrayFromJson(arrow::int64(), "[30, 10, 30]")));
+  EXPECT_TRUE((*all)[1]->Equals(*ArrayFromJson(arrow::utf8(), R"(["c", "a", "c"])")));
+  auto some = TakeRows(*batch, {-1, 1, 0, -1});
+  ASSERT_TRUE(some) << some.error().ToString();
+  EXPECT_TRUE(
+      (*some)[0]->Equals(*ArrayFromJson(arrow::int64(), "[null, null, 10, null]")))
+      << (*some)[0]->ToString();
+  EXPECT_TRUE(
+      (*some)[1]->Equals(*ArrayFromJson(arrow::utf8(), R"([null, "b", "a", null])")));
+  auto none = TakeRows(*batch, {});
+  ASSERT_TRUE(none);
+  EXPECT_EQ((*none)[1]->length(), 0);
 }
 
 }  // namespace
