@@ -7,9 +7,12 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "deltaguard/dml/dml_internal.h"
+#include "deltaguard/dml/file_prefetch_internal.h"
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/exec/batch_conformer.h"
@@ -172,6 +175,35 @@ int64_t LiveRows(const AddFile& file) {
   return *n - (file.deletion_vector ? file.deletion_vector->cardinality : 0);
 }
 
+// Target batches decoded ahead of the filter (each holds ScanOptions::batch_size rows).
+constexpr size_t kPrefetchDepth = 2;
+
+// The STRING columns that WHERE and the SET expressions do not read only move: copied
+// rows keep them, and an UPDATE keeps its current value (the SET identity `c = c`, which
+// the conformer decodes for the updated rows). They stay dictionary-encoded from file
+// to writer where the file has them so (ScanOptions::dictionary_columns).
+std::vector<std::string> DictionaryColumns(const RowChange& change,
+                                           const StructType& schema) {
+  std::vector<std::string> out;
+  std::set<std::string> read;
+  auto collect = [&read](const BoundExprRef& e) {
+    if (!e) return;
+    for (const auto& path : ReferencedColumns(*e)) read.insert(path[0]);
+  };
+  collect(change.where);
+  for (const auto& p : change.columns) {
+    const bool identity = p.value && p.value->kind == BoundKind::kColumn &&
+                          p.value->path.size() == 1 && p.value->path[0] == p.name &&
+                          p.nested.empty();
+    if (!identity) collect(p.value);
+    for (const auto& [path, expr] : p.nested) collect(expr);
+  }
+  for (const auto& f : schema.fields()) {
+    if (f.type->kind() == TypeKind::kString && !read.count(f.name)) out.push_back(f.name);
+  }
+  return out;
+}
+
 Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
                       const std::string& operation, const std::string& where_sql,
                       const SessionSettings& session) {
@@ -188,18 +220,24 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
   std::vector<const AddFile*> removed;
   std::vector<std::string> read;
   std::unique_ptr<BatchConformer> copier;
+  std::shared_ptr<arrow::Schema> copier_input;  // the schema `copier` was made for
   auto copy = [&](const std::shared_ptr<arrow::RecordBatch>& raw) -> Status {
     if (raw->num_rows() == 0) return OkStatus();
-    if (!copier) {
+    // The raw schema differs between files that keep a dictionary column encoded and
+    // files that do not (ScanOptions::dictionary_columns).
+    if (!copier || !copier_input->Equals(*raw->schema())) {
+      ConformOptions options{false, target.name};
+      options.keep_dictionaries = true;
       DELTA_ASSIGN_OR_RETURN(copier,
-                             BatchConformer::Make(schema.schema, raw->schema(),
-                                                  ConformOptions{false, target.name}));
+                             BatchConformer::Make(schema.schema, raw->schema(), options));
+      copier_input = raw->schema();
     }
     DELTA_ASSIGN_OR_RETURN(auto conformed, copier->Conform(*raw));
     result.num_copied_rows += raw->num_rows();
     return writer->Write(conformed);
   };
-  auto process = [&](const AddFile& file) -> Status {
+  // The files whose rows must be read; the others are skipped or removed whole.
+  auto select = [&](const AddFile& file, std::vector<const AddFile*>* scan) -> Status {
     if (change.partitions) {
       DELTA_ASSIGN_OR_RETURN(bool matches,
                              change.partitions->MatchesPartition(file.partition_values));
@@ -216,13 +254,18 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
       }
       return OkStatus();
     }
+    scan->push_back(&file);
+    return OkStatus();
+  };
+  // `batches` is positioned at the start of `file`; reads it to its end marker.
+  auto process = [&](const AddFile& file,
+                     dml_internal::FilePrefetcher& batches) -> Status {
     ++result.num_files_scanned;
     read.push_back(file.path);
-    DELTA_ASSIGN_OR_RETURN(auto scan, dml_internal::ScanFile(snapshot, file));
     std::vector<std::shared_ptr<arrow::RecordBatch>> pending;
     bool touched = false;
     while (true) {
-      DELTA_ASSIGN_OR_RETURN(auto raw, scan->Next());
+      DELTA_ASSIGN_OR_RETURN(auto raw, batches.Next());
       if (!raw) break;
       std::shared_ptr<arrow::BooleanArray> selected;
       int64_t count = raw->num_rows();
@@ -248,16 +291,18 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
         touched = true;
         for (const auto& p : pending) DELTA_RETURN_IF_ERROR(copy(p));
       }
-      std::shared_ptr<arrow::RecordBatch> rows = raw;
       if (selected) {
         DELTA_ASSIGN_OR_RETURN(auto keep, dml_internal::DenseMask(*selected, true));
         DELTA_ASSIGN_OR_RETURN(auto kept, dml_internal::FilterRows(raw, *keep));
         DELTA_RETURN_IF_ERROR(copy(kept));
-        DELTA_ASSIGN_OR_RETURN(rows, dml_internal::FilterRows(raw, *selected));
       }
       if (change.is_delete) {
         result.num_deleted_rows += count;
         continue;
+      }
+      std::shared_ptr<arrow::RecordBatch> rows = raw;
+      if (selected) {
+        DELTA_ASSIGN_OR_RETURN(rows, dml_internal::FilterRows(raw, *selected));
       }
       std::vector<std::shared_ptr<arrow::Field>> fields;
       std::vector<std::shared_ptr<arrow::Array>> columns;
@@ -295,10 +340,23 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
     if (touched) removed.push_back(&file);
     return OkStatus();
   };
+  std::vector<const AddFile*> scanned;
   for (const AddFile& file : snapshot->files()) {
-    if (auto st = process(file); !st) {
+    if (auto st = select(file, &scanned); !st) {
       writer->Abort();
       return st.error();
+    }
+  }
+  {
+    // The next batches decode on their own thread while this one filters, evaluates
+    // and hands rows to the writer.
+    dml_internal::FilePrefetcher batches(snapshot, scanned, kPrefetchDepth,
+                                         DictionaryColumns(change, *schema.schema));
+    for (const AddFile* file : scanned) {
+      if (auto st = process(*file, batches); !st) {
+        writer->Abort();
+        return st.error();
+      }
     }
   }
   OperationInfo op;

@@ -3,6 +3,7 @@
 
 #include "deltaguard/dml/update_delete.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -153,6 +154,56 @@ TEST(DeleteTest, DataPredicateRewritesMatchingFilesOnly) {
   ASSERT_TRUE(none) << none.error().ToString();
   EXPECT_EQ(none->num_removed_files, 0);
   EXPECT_EQ(none->num_added_files, 0);
+}
+
+// Two files, one storing `name` dictionary-encoded (few values) and one PLAIN (every
+// value distinct), both rewritten: DELETE copies the kept rows with `name` as each file
+// stores it (ScanOptions::dictionary_columns) and a WHERE on `name` reads its values;
+// UPDATE reads every file through the same prefetching scan.
+TEST(DeleteTest, DictionaryAndPlainFilesKeepTheirValues) {
+  TempDir dir;
+  std::string path = dir.Join("t");
+  std::string plain = "[";
+  for (int i = 0; i < 9000; ++i) {
+    plain += fmt::format(R"({}{{"id":{},"name":"n{}"}})", i ? "," : "", 100 + i, i);
+  }
+  plain += "]";
+  MakeTable(path, "id BIGINT, name STRING",
+            {R"([{"id":1,"name":"a"},{"id":2,"name":"b"},{"id":3,"name":"a"}])", plain});
+  auto r = DeleteSql(MakeLocalFileSystem(), path, "id % 2 = 0");
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_EQ(r->num_deleted_rows, 4501);
+  EXPECT_EQ(r->num_copied_rows, 4502);
+  EXPECT_EQ(r->num_removed_files, 2);
+  auto rows = Dump(path);
+  ASSERT_EQ(rows.size(), 4503u);
+  EXPECT_THAT(rows, ::testing::Contains("1|a"));
+  EXPECT_THAT(rows, ::testing::Contains("3|a"));
+  EXPECT_THAT(rows, ::testing::Contains("101|n1"));
+  EXPECT_THAT(rows, Not(::testing::Contains("2|b")));
+  EXPECT_THAT(rows, Not(::testing::Contains("100|n0")));
+  auto by_name = DeleteSql(MakeLocalFileSystem(), path, "name = 'a' OR name = 'n3'");
+  ASSERT_TRUE(by_name) << by_name.error().ToString();
+  EXPECT_EQ(by_name->num_deleted_rows, 3);
+  auto updated =
+      UpdateSql(MakeLocalFileSystem(), path, {{"name", "concat(name, '!')"}}, "id < 106");
+  ASSERT_TRUE(updated) << updated.error().ToString();
+  EXPECT_EQ(updated->num_updated_rows, 2);  // 101 and 105
+  rows = Dump(path);
+  EXPECT_EQ(rows.size(), 4500u);
+  EXPECT_THAT(rows, ::testing::Contains("101|n1!"));
+  EXPECT_THAT(rows, ::testing::Contains("105|n5!"));
+  EXPECT_THAT(rows, ::testing::Contains("107|n7"));
+  EXPECT_THAT(rows, Not(::testing::Contains("103|n3")));
+  // An UPDATE that does not read `name` keeps it as stored in copied and updated rows.
+  auto moved = UpdateSql(MakeLocalFileSystem(), path, {{"id", "id + 100000"}},
+                         "id = 1 OR id = 107");
+  ASSERT_TRUE(moved) << moved.error().ToString();
+  EXPECT_EQ(moved->num_updated_rows, 1);
+  rows = Dump(path);
+  EXPECT_EQ(rows.size(), 4500u);
+  EXPECT_THAT(rows, ::testing::Contains("100107|n7"));
+  EXPECT_THAT(rows, ::testing::Contains("101|n1!"));
 }
 
 TEST(DeleteTest, PartitionPredicateRemovesWholeFilesWithoutRewriting) {
