@@ -382,6 +382,10 @@ class ParquetTableScan final : public TableScan {
                          col.name,
                          array == nullptr ? "nothing" : array->type()->ToString());
       }
+      // Parquet's dictionary decoder does not bound-check the indices it appends: a
+      // corrupt page must fail here, not index past the dictionary downstream.
+      DELTA_ARROW_RETURN_NOT_OK(array->ValidateFull(), ErrorCode::kCorruptData,
+                                fmt::format("column '{}': invalid dictionary", col.name));
       return array;
     }
     if (array != nullptr && array->type_id() == arrow::Type::DICTIONARY) {

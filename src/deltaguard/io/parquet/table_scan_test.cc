@@ -173,6 +173,50 @@ TEST_F(TableScanTest, DictionaryColumnsStayEncodedWhereTheFileHasThem) {
   }
 }
 
+// A dictionary page that holds fewer values than the data pages index (a corrupt
+// file) fails the scan naming the file and column; it is never handed on.
+TEST_F(TableScanTest, DictionaryIndexPastTheDictionaryIsCorruptData) {
+  std::string rows = "[";
+  for (int i = 0; i < 128; ++i)
+    rows += std::string(i ? "," : "") + (i % 2 ? "\"b\"" : "\"a\"");
+  rows += "]";
+  auto batch = Batch({{arrow::field("name", arrow::utf8(), false), rows}});
+  {
+    auto out = arrow::io::FileOutputStream::Open(dir_.Join("a.parquet"));
+    ASSERT_TRUE(out.ok());
+    auto props = parquet::WriterProperties::Builder()
+                     .compression(parquet::Compression::UNCOMPRESSED)
+                     ->build();
+    auto table = arrow::Table::FromRecordBatches({batch});
+    ASSERT_TRUE(parquet::arrow::WriteTable(**table, arrow::default_memory_pool(), *out,
+                                           1024, props)
+                    .ok());
+    ASSERT_TRUE((*out)->Close().ok());
+  }
+  // The dictionary page header's num_values (Thrift compact: field 1, i32, zigzag 2),
+  // then its encoding PLAIN: 0x15 0x04 0x15 0x00. One value instead of two.
+  std::string bytes = testing::ReadTextFile(dir_.Join("a.parquet"));
+  const std::string pattern("\x15\x04\x15\x00", 4);
+  const size_t at = bytes.find(pattern);
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_LT(at, 64u);  // the first page, right after "PAR1": the dictionary page
+  bytes[at + 1] = '\x02';
+  testing::WriteTextFile(dir_.Join("a.parquet"), bytes);
+  WriteCommit(root(), 0,
+              {ProtocolAction(1, 2), MetadataAction(Schema({F("name", Q("string"))})),
+               AddAction("a.parquet")});
+  auto snapshot = Load();
+  ASSERT_TRUE(snapshot) << snapshot.error().ToString();
+  ScanOptions options;
+  options.dictionary_columns = {"name"};
+  auto scan = TableScan::Make(*snapshot, options);
+  ASSERT_TRUE(scan) << scan.error().ToString();
+  auto next = (*scan)->Next();
+  ASSERT_FALSE(next);
+  EXPECT_EQ(next.error().code, ErrorCode::kCorruptData);
+  EXPECT_THAT(next.error().message, HasSubstr("a.parquet"));
+}
+
 TEST_F(TableScanTest, ProjectsTopLevelAndNestedColumns) {
   auto s_type = arrow::struct_(
       {arrow::field("b", arrow::int32()), arrow::field("c", arrow::utf8())});
