@@ -119,6 +119,23 @@ Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(
   return arrow::RecordBatch::Make(batch->schema(), rows, std::move(columns));
 }
 
+void AddReferencedColumns(const BoundExprRef& e, std::set<std::string>* out) {
+  if (!e) return;
+  for (const auto& path : ReferencedColumns(*e)) out->insert(path[0]);
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> RowCopier::Conform(
+    const arrow::RecordBatch& raw) {
+  if (!conformer_ || !input_->Equals(*raw.schema())) {
+    ConformOptions options{false, table_name_};
+    options.keep_dictionaries = true;
+    DELTA_ASSIGN_OR_RETURN(conformer_,
+                           BatchConformer::Make(table_schema_, raw.schema(), options));
+    input_ = raw.schema();
+  }
+  return conformer_->Conform(raw);
+}
+
 Result<std::vector<std::shared_ptr<arrow::Array>>> TakeRows(
     const arrow::RecordBatch& batch, const std::vector<int64_t>& indices) {
   // One index array for every column; it borrows `indices` (Take copies the values

@@ -11,10 +11,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "deltaguard/exec/batch_conformer.h"
+#include "deltaguard/expr/binder.h"
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/io/parquet/partitioned_writer.h"
 #include "deltaguard/io/parquet/table_scan.h"
@@ -46,6 +49,27 @@ Result<DmlTarget> LoadTarget(FileSystemRef fs, const std::string& path,
 Result<std::unique_ptr<TableScan>> ScanFile(
     const SnapshotRef& snapshot, const AddFile& file, bool use_threads = true,
     const std::vector<std::string>& dictionary_columns = {});
+
+/// Adds the top-level names of the columns `e` reads (as spelled in the schema) to
+/// `out`; nothing for a null `e`.
+void AddReferencedColumns(const BoundExprRef& e, std::set<std::string>* out);
+
+/// Conforms the unchanged rows a DML statement copies to the table's schema. Their
+/// schema changes between files that keep a STRING column dictionary-encoded and files
+/// that do not (ScanOptions::dictionary_columns): a conformer is made per input schema,
+/// keeping those dictionaries (ConformOptions::keep_dictionaries).
+class RowCopier {
+ public:
+  RowCopier(SchemaRef table_schema, std::string table_name)
+      : table_schema_(std::move(table_schema)), table_name_(std::move(table_name)) {}
+  Result<std::shared_ptr<arrow::RecordBatch>> Conform(const arrow::RecordBatch& raw);
+
+ private:
+  SchemaRef table_schema_;
+  std::string table_name_;
+  std::unique_ptr<BatchConformer> conformer_;
+  std::shared_ptr<arrow::Schema> input_;  // the schema conformer_ was made for
+};
 
 /// The rows of `batch` where `mask` is TRUE (NULL counts as FALSE).
 Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(

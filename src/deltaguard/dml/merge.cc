@@ -55,16 +55,14 @@ class MergeRun {
     checker_ = std::make_unique<ConstraintChecker>(std::move(checker));
     DELTA_ASSIGN_OR_RETURN(target_arrow_, ToArrowSchema(*plan_.target_schema));
     // The top-level columns (joined names) the MATCHED clauses read.
-    auto collect = [this](const BoundExprRef& e) {
-      if (!e) return;
-      for (const auto& path : ReferencedColumns(*e)) plan_columns_.insert(path[0]);
-    };
     for (const auto& c : plan_.matched) {
-      collect(c.condition);
+      dml_internal::AddReferencedColumns(c.condition, &plan_columns_);
       for (const auto& p : c.columns) {
-        collect(p.value);
-        collect(p.keep_from);
-        for (const auto& [path, expr] : p.nested) collect(expr);
+        dml_internal::AddReferencedColumns(p.value, &plan_columns_);
+        dml_internal::AddReferencedColumns(p.keep_from, &plan_columns_);
+        for (const auto& [path, expr] : p.nested) {
+          dml_internal::AddReferencedColumns(expr, &plan_columns_);
+        }
       }
     }
     DELTA_RETURN_IF_ERROR(ReadSource(source, source_memory_limit));
@@ -81,12 +79,9 @@ class MergeRun {
   void ChooseDictionaryColumns() {
     if (!plan_.not_matched_by_source.empty()) return;
     std::set<std::string> read = plan_columns_;
-    auto collect = [&read](const BoundExprRef& e) {
-      if (!e) return;
-      for (const auto& path : ReferencedColumns(*e)) read.insert(path[0]);
-    };
-    for (const auto& key : plan_.keys) collect(key.target);
-    collect(plan_.residual);
+    for (const auto& key : plan_.keys)
+      dml_internal::AddReferencedColumns(key.target, &read);
+    dml_internal::AddReferencedColumns(plan_.residual, &read);
     for (const auto& f : target_arrow_->fields()) {
       if (f->type()->id() != arrow::Type::STRING) continue;
       if (read.count(dml_internal::JoinedName(plan_.target_alias, f->name()))) continue;
@@ -533,16 +528,7 @@ class MergeRun {
   // Unchanged rows of a rewritten file, conformed to the (possibly evolved) schema.
   Status Copy(const std::shared_ptr<arrow::RecordBatch>& raw) {
     if (raw->num_rows() == 0) return OkStatus();
-    // The raw schema changes between files that keep a dictionary column encoded and
-    // files that do not (ScanOptions::dictionary_columns).
-    if (!copier_ || !copier_input_->Equals(*raw->schema())) {
-      ConformOptions options{false, target_.name};
-      options.keep_dictionaries = true;
-      DELTA_ASSIGN_OR_RETURN(
-          copier_, BatchConformer::Make(plan_.schema.schema, raw->schema(), options));
-      copier_input_ = raw->schema();
-    }
-    DELTA_ASSIGN_OR_RETURN(auto conformed, copier_->Conform(*raw));
+    DELTA_ASSIGN_OR_RETURN(auto conformed, copier_.Conform(*raw));
     result_->num_target_rows_copied += raw->num_rows();
     return writer_->Write(conformed);
   }
@@ -564,8 +550,7 @@ class MergeRun {
   std::vector<int64_t> next_;
   std::vector<uint8_t> source_matched_;
   std::unique_ptr<dml_internal::DmlWriter> writer_;
-  std::unique_ptr<BatchConformer> copier_;
-  std::shared_ptr<arrow::Schema> copier_input_;  // the schema copier_ was made for
+  dml_internal::RowCopier copier_{plan_.schema.schema, target_.name};
 };
 
 }  // namespace

@@ -186,17 +186,15 @@ std::vector<std::string> DictionaryColumns(const RowChange& change,
                                            const StructType& schema) {
   std::vector<std::string> out;
   std::set<std::string> read;
-  auto collect = [&read](const BoundExprRef& e) {
-    if (!e) return;
-    for (const auto& path : ReferencedColumns(*e)) read.insert(path[0]);
-  };
-  collect(change.where);
+  dml_internal::AddReferencedColumns(change.where, &read);
   for (const auto& p : change.columns) {
     const bool identity = p.value && p.value->kind == BoundKind::kColumn &&
                           p.value->path.size() == 1 && p.value->path[0] == p.name &&
                           p.nested.empty();
-    if (!identity) collect(p.value);
-    for (const auto& [path, expr] : p.nested) collect(expr);
+    if (!identity) dml_internal::AddReferencedColumns(p.value, &read);
+    for (const auto& [path, expr] : p.nested) {
+      dml_internal::AddReferencedColumns(expr, &read);
+    }
   }
   for (const auto& f : schema.fields()) {
     if (f.type->kind() == TypeKind::kString && !read.count(f.name)) out.push_back(f.name);
@@ -219,20 +217,10 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
       ConstraintChecker::Make(schema.effective_metadata, *schema.schema, target.name));
   std::vector<const AddFile*> removed;
   std::vector<std::string> read;
-  std::unique_ptr<BatchConformer> copier;
-  std::shared_ptr<arrow::Schema> copier_input;  // the schema `copier` was made for
+  dml_internal::RowCopier copier(schema.schema, target.name);
   auto copy = [&](const std::shared_ptr<arrow::RecordBatch>& raw) -> Status {
     if (raw->num_rows() == 0) return OkStatus();
-    // The raw schema differs between files that keep a dictionary column encoded and
-    // files that do not (ScanOptions::dictionary_columns).
-    if (!copier || !copier_input->Equals(*raw->schema())) {
-      ConformOptions options{false, target.name};
-      options.keep_dictionaries = true;
-      DELTA_ASSIGN_OR_RETURN(copier,
-                             BatchConformer::Make(schema.schema, raw->schema(), options));
-      copier_input = raw->schema();
-    }
-    DELTA_ASSIGN_OR_RETURN(auto conformed, copier->Conform(*raw));
+    DELTA_ASSIGN_OR_RETURN(auto conformed, copier.Conform(*raw));
     result.num_copied_rows += raw->num_rows();
     return writer->Write(conformed);
   };

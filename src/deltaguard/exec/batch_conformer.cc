@@ -214,12 +214,8 @@ Result<Node> BuildNode(const std::shared_ptr<arrow::DataType>& in_type,
       break;
   }
   // Primitive target: equal Delta types (another Arrow representation) or lossless.
-  if (id == arrow::Type::DICTIONARY && options.keep_dictionaries) {
-    const auto& dict = static_cast<const arrow::DictionaryType&>(*in_type);
-    node.keep_dictionary = dict.index_type()->id() == arrow::Type::INT32 &&
-                           dict.value_type()->id() == arrow::Type::STRING &&
-                           node.out_type->id() == arrow::Type::STRING;
-  }
+  node.keep_dictionary = options.keep_dictionaries && IsStringDictionary(*in_type) &&
+                         node.out_type->id() == arrow::Type::STRING;
   auto in_delta = FromArrowType(*in_type);
   if (!in_delta || !(*in_delta)->is_primitive()) {
     return TypeMismatch(node.path, *in_type, *target, options);

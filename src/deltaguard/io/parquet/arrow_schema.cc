@@ -242,4 +242,15 @@ Result<SchemaRef> FromArrowSchema(const arrow::Schema& schema) {
   return std::make_shared<const StructType>(std::move(fields));
 }
 
+std::shared_ptr<arrow::DataType> StringDictionaryType() {
+  return arrow::dictionary(arrow::int32(), arrow::utf8());
+}
+
+bool IsStringDictionary(const arrow::DataType& type) {
+  if (type.id() != arrow::Type::DICTIONARY) return false;
+  const auto& dict = static_cast<const arrow::DictionaryType&>(type);
+  return dict.index_type()->id() == arrow::Type::INT32 &&
+         dict.value_type()->id() == arrow::Type::STRING;
+}
+
 }  // namespace deltaguard

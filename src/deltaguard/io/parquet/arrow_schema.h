@@ -38,6 +38,11 @@ Result<std::shared_ptr<arrow::Field>> ToArrowField(
 Result<std::shared_ptr<arrow::Schema>> ToArrowSchema(
     const StructType& schema, ArrowSchemaView view = ArrowSchemaView::kLogical);
 
+/// dictionary<int32, utf8>: how a STRING column travels dictionary-encoded from a scan
+/// to the writer (ScanOptions::dictionary_columns).
+std::shared_ptr<arrow::DataType> StringDictionaryType();
+bool IsStringDictionary(const arrow::DataType& type);
+
 }  // namespace deltaguard
 
 namespace deltaguard {

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/data_file_stream_internal.h"
 #include "deltaguard/util/string_util.h"
@@ -279,7 +280,6 @@ Result<std::shared_ptr<arrow::ChunkedArray>> DataFileStream::ColumnChunk(
   if (!any_dictionary)
     return std::make_shared<arrow::ChunkedArray>(chunks, field->type());
   const std::string context = fmt::format("column '{}'", field->name());
-  const auto dictionary_type = arrow::dictionary(arrow::int32(), field->type());
   const bool dictionary_page = config_->properties->dictionary_enabled(
       parquet::schema::ColumnPath::FromDotString(field->name()));
   for (auto& chunk : chunks) {
@@ -304,7 +304,7 @@ Result<std::shared_ptr<arrow::ChunkedArray>> DataFileStream::ColumnChunk(
   DELTA_ARROW_ASSIGN_OR_RETURN(
       auto unified,
       arrow::DictionaryUnifier::UnifyChunkedArray(
-          std::make_shared<arrow::ChunkedArray>(chunks, dictionary_type)),
+          std::make_shared<arrow::ChunkedArray>(chunks, StringDictionaryType())),
       ErrorCode::kInternal, context);
   return unified;
 }

@@ -75,11 +75,6 @@ std::shared_ptr<arrow::Field> MakeOptional(const std::shared_ptr<arrow::Field>& 
   return f->WithType(std::move(type))->WithNullable(nullable);
 }
 
-// A top-level STRING column may come dictionary-encoded (DataFileWriter::Write).
-bool IsStringDictionary(const arrow::DataType& type) {
-  return type.Equals(arrow::dictionary(arrow::int32(), arrow::utf8()));
-}
-
 // Same buffers, the file's type (names/field ids/nullability differ only).
 std::shared_ptr<arrow::ArrayData> Retype(const std::shared_ptr<arrow::ArrayData>& data,
                                          const std::shared_ptr<arrow::DataType>& type) {

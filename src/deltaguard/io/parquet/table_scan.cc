@@ -3,7 +3,6 @@
 #include <arrow/array/util.h>
 #include <arrow/buffer.h>
 #include <arrow/compute/api_vector.h>
-#include <arrow/compute/cast.h>
 #include <arrow/datum.h>
 #include <arrow/util/bit_util.h>
 #include <fmt/format.h>
@@ -235,9 +234,8 @@ class ParquetTableScan final : public TableScan {
       const auto& field = schema_->field(static_cast<int>(i));
       DELTA_ARROW_ASSIGN_OR_RETURN(
           state->schema,
-          state->schema->SetField(
-              static_cast<int>(i),
-              field->WithType(arrow::dictionary(arrow::int32(), arrow::utf8()))),
+          state->schema->SetField(static_cast<int>(i),
+                                  field->WithType(StringDictionaryType())),
           ErrorCode::kInternal, "scan schema");
     }
 
@@ -375,8 +373,7 @@ class ParquetTableScan final : public TableScan {
     std::shared_ptr<arrow::Array> array;
     if (f.batch_column[i] >= 0) array = batch->column(f.batch_column[i]);
     if (f.dictionary[i]) {  // ScanOptions::dictionary_columns
-      if (array == nullptr ||
-          !array->type()->Equals(*f.schema->field(static_cast<int>(i))->type())) {
+      if (array == nullptr || !IsStringDictionary(*array->type())) {
         return MakeError(ErrorCode::kInternal,
                          "column '{}': expected dictionary-encoded strings, read {}",
                          col.name,
@@ -387,13 +384,6 @@ class ParquetTableScan final : public TableScan {
       DELTA_ARROW_RETURN_NOT_OK(array->ValidateFull(), ErrorCode::kCorruptData,
                                 fmt::format("column '{}': invalid dictionary", col.name));
       return array;
-    }
-    if (array != nullptr && array->type_id() == arrow::Type::DICTIONARY) {
-      // Not a dictionary this scan keeps: decode it.
-      const auto& dict_type = static_cast<const arrow::DictionaryType&>(*array->type());
-      DELTA_ARROW_ASSIGN_OR_RETURN(
-          array, arrow::compute::Cast(*array, dict_type.value_type()),
-          ErrorCode::kCorruptData, fmt::format("column '{}'", col.name));
     }
     // Walk a nested selection ("b.c"), folding parent nulls into the child.
     for (size_t step = 1; array != nullptr && step < col.path.size(); ++step) {
