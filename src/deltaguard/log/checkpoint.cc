@@ -21,9 +21,9 @@ Result<CheckpointActions> ReadOneFile(const FileSystem& fs,
 
 }  // namespace
 
-std::string ResolveSidecarPath(const std::string& log_dir,
-                               const std::string& sidecar_path) {
-  return ResolveLogPath(JoinPath(log_dir, kSidecarDirName), sidecar_path);
+Result<std::string> ResolveSidecarPath(const std::string& log_dir,
+                                       const std::string& sidecar_path) {
+  return ResolveTablePath(JoinPath(log_dir, kSidecarDirName), sidecar_path);
 }
 
 Result<std::vector<CheckpointActions>> ReadCheckpointParts(
@@ -39,7 +39,12 @@ Result<std::vector<CheckpointActions>> ReadCheckpointParts(
     // A checkpoint of any name may be V2 and list sidecars (digest §1.3).
     for (const Action& a : actions.others) {
       if (const auto* s = std::get_if<Sidecar>(&a)) {
-        sidecars.push_back(ResolveSidecarPath(log_dir, s->path));
+        Result<std::string> path = ResolveSidecarPath(log_dir, s->path);
+        if (!path) {
+          return WithContext(std::move(path).error(),
+                             fmt::format("checkpoint file '{}': sidecar action", f.path));
+        }
+        sidecars.push_back(std::move(path).value());
       }
     }
     parts.push_back(std::move(actions));

@@ -15,9 +15,11 @@
 namespace deltaguard {
 
 /// Where a sidecar named in a checkpoint lives: a relative (URI-encoded) name under
-/// `<log_dir>/_sidecars`, or an absolute path/URI.
-std::string ResolveSidecarPath(const std::string& log_dir,
-                               const std::string& sidecar_path);
+/// `<log_dir>/_sidecars`, or an absolute path/URI, which must also lie in that directory
+/// (PROTOCOL.md "Sidecar Files": sidecars always reside in `_delta_log/_sidecars`);
+/// kCorruptLog otherwise.
+Result<std::string> ResolveSidecarPath(const std::string& log_dir,
+                                       const std::string& sidecar_path);
 
 /// Read every file of `checkpoint`, then every sidecar its `sidecar` rows name. Returns
 /// the rows of each file read (checkpoint files first, then sidecars) and appends the

@@ -201,4 +201,103 @@ std::string ResolveLogPath(std::string_view base_dir, std::string_view logged_pa
   return JoinPath(base_dir, decoded);
 }
 
+std::optional<std::string> NormalizePathLexically(std::string_view path) {
+  const bool absolute = !path.empty() && path.front() == '/';
+  std::string out;
+  out.reserve(path.size());
+  if (absolute) out.push_back('/');
+  const size_t base = out.size();  // out[0, base) is never removed
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    size_t slash = path.find('/', pos);
+    if (slash == std::string_view::npos) slash = path.size();
+    std::string_view seg = path.substr(pos, slash - pos);
+    pos = slash + 1;
+    if (seg.empty() || seg == ".") continue;
+    if (seg == "..") {
+      if (out.size() == base) return std::nullopt;
+      size_t cut = out.rfind('/');
+      cut = (cut == std::string::npos || cut < base) ? base : cut;
+      out.resize(cut);
+      continue;
+    }
+    if (out.size() > base) out.push_back('/');
+    out.append(seg);
+  }
+  return out;
+}
+
+bool IsUnderRoot(std::string_view path, std::string_view root) {
+  if (root.empty()) return false;
+  if (path.substr(0, root.size()) != root) return false;
+  if (path.size() == root.size() || root == "/") return true;
+  return path[root.size()] == '/';
+}
+
+std::string QuoteForMessage(std::string_view s) {
+  constexpr size_t kMaxBytes = 200;
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size() && i < kMaxBytes; ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(static_cast<char>(c));
+    } else if (c < 0x20 || c >= 0x7f) {
+      out.append(fmt::format("\\x{:02x}", c));
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  out.push_back('"');
+  if (s.size() > kMaxBytes) out.append("...");
+  return out;
+}
+
+namespace {
+
+Error OutsideRoot(std::string_view logged_path, std::string_view table_root,
+                  std::string_view why) {
+  return MakeError(ErrorCode::kCorruptLog, "path {} {} {}", QuoteForMessage(logged_path),
+                   why, QuoteForMessage(table_root));
+}
+
+}  // namespace
+
+Result<std::string> ResolveTablePath(std::string_view table_root,
+                                     std::string_view logged_path,
+                                     const LogPathPolicy& policy) {
+  // Fast path (every path Spark writes into its own table): relative, nothing to decode,
+  // no ".." segment, so it cannot leave the root.
+  if (!logged_path.empty() && logged_path.front() != '/' &&
+      logged_path.find_first_of(std::string_view("%:\0", 3)) == std::string_view::npos &&
+      logged_path.find("..") == std::string_view::npos) {
+    return ResolveLogPath(table_root, logged_path);
+  }
+  std::string resolved = ResolveLogPath(table_root, logged_path);
+  if (resolved.find('\0') != std::string::npos) {
+    return MakeError(ErrorCode::kCorruptLog, "path {} holds a NUL byte",
+                     QuoteForMessage(logged_path));
+  }
+  if (policy.allow_outside_root) return resolved;
+  std::optional<std::string_view> local = StripFileScheme(logged_path);
+  if (!local && HasUriScheme(logged_path)) {
+    return OutsideRoot(logged_path, table_root, "is a URI outside the table root");
+  }
+  std::string decoded = PercentDecodeLenient(local ? *local : logged_path);
+  std::optional<std::string> root = NormalizePathLexically(table_root);
+  if (!decoded.empty() && decoded.front() == '/') {
+    std::optional<std::string> abs = NormalizePathLexically(decoded);
+    if (!abs || !root || !IsUnderRoot(*abs, *root)) {
+      return OutsideRoot(logged_path, table_root,
+                         "is an absolute path outside the table root");
+    }
+    return *abs;
+  }
+  std::optional<std::string> rel = NormalizePathLexically(decoded);
+  if (!rel || !root)
+    return OutsideRoot(logged_path, table_root, "climbs out of the table root");
+  if (rel->empty()) return OutsideRoot(logged_path, table_root, "names the table root");
+  return JoinPath(*root, *rel);
+}
+
 }  // namespace deltaguard

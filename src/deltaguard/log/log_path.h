@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "deltaguard/util/result.h"
+
 namespace deltaguard {
 
 inline constexpr std::string_view kDeltaLogDirName = "_delta_log";
@@ -74,6 +76,39 @@ std::string PercentDecodeLenient(std::string_view s);
 /// `base_dir`: percent-decode it; `file:` URIs become local absolute paths; other
 /// `scheme://` URIs are returned decoded; absolute paths stay; relative paths are joined
 /// to `base_dir`.
+/// Does not check where the path points: readers use ResolveTablePath, which does.
 std::string ResolveLogPath(std::string_view base_dir, std::string_view logged_path);
+
+/// Lexical normalisation of a '/'-separated path: empty and "." segments are dropped and
+/// ".." removes the segment before it. A leading '/' is kept. std::nullopt when a ".."
+/// has nothing left to remove (the path climbs above where it starts; for an absolute
+/// path, above "/"). Symbolic links are not looked at.
+std::optional<std::string> NormalizePathLexically(std::string_view path);
+
+/// True when `path` is `root` or lies below it; both must be lexically normal.
+bool IsUnderRoot(std::string_view path, std::string_view root);
+
+/// What a logged path may point at (docs/behaviour.md "Paths in the log").
+struct LogPathPolicy {
+  /// Accept absolute paths and URIs outside the table root, and relative paths that
+  /// climb out of it, as Spark does (shallow clones log absolute URIs of the source
+  /// table's files). Off by default: a log then names only files under the root.
+  bool allow_outside_root = false;
+};
+
+/// Resolve a logged add/remove/deletion-vector path (RFC 2396 URI, URI-encoded) against
+/// the table root, as ResolveLogPath does, and check where it points. Relative paths are
+/// normalised lexically and must stay under the root; absolute paths (`/abs`, local
+/// `file:` URIs) must lie under the root; other URIs (`s3://...`) and paths holding a NUL
+/// byte are refused. With `policy.allow_outside_root` only the NUL check remains.
+/// Errors are kCorruptLog naming the path (escaped) and the root; callers add the log
+/// file and the action.
+Result<std::string> ResolveTablePath(std::string_view table_root,
+                                     std::string_view logged_path,
+                                     const LogPathPolicy& policy = {});
+
+/// `s` in double quotes for an error message: control and non-ASCII bytes as \xNN,
+/// quotes and backslashes escaped, at most 200 bytes of `s` (then "...").
+std::string QuoteForMessage(std::string_view s);
 
 }  // namespace deltaguard

@@ -102,5 +102,72 @@ TEST(LogPathTest, ResolvesLoggedPaths) {
   EXPECT_EQ(PercentDecodeLenient("a%2Fb"), "a/b");
 }
 
+TEST(LogPathTest, NormalizesLexically) {
+  EXPECT_EQ(NormalizePathLexically("a/./b//c/"), "a/b/c");
+  EXPECT_EQ(NormalizePathLexically("a/b/../c"), "a/c");
+  EXPECT_EQ(NormalizePathLexically("/t/a/../b"), "/t/b");
+  EXPECT_EQ(NormalizePathLexically("a/.."), "");
+  EXPECT_EQ(NormalizePathLexically("/"), "/");
+  EXPECT_EQ(NormalizePathLexically("../a"), std::nullopt);
+  EXPECT_EQ(NormalizePathLexically("a/../../b"), std::nullopt);
+  EXPECT_EQ(NormalizePathLexically("/.."), std::nullopt);
+  EXPECT_EQ(NormalizePathLexically("..a/b.."), "..a/b..");  // not ".." segments
+  EXPECT_TRUE(IsUnderRoot("/t/a", "/t"));
+  EXPECT_TRUE(IsUnderRoot("/t", "/t"));
+  EXPECT_TRUE(IsUnderRoot("/x", "/"));
+  EXPECT_FALSE(IsUnderRoot("/tt/a", "/t"));
+  EXPECT_FALSE(IsUnderRoot("/a", ""));
+}
+
+TEST(LogPathTest, ResolveTablePathKeepsPathsInsideTheRoot) {
+  EXPECT_EQ(*ResolveTablePath("/t", "a=1/part-0.parquet"), "/t/a=1/part-0.parquet");
+  EXPECT_EQ(*ResolveTablePath("/t", "a/../part-0.parquet"), "/t/part-0.parquet");
+  EXPECT_EQ(*ResolveTablePath("/t", "x=a%20b/p.parquet"), "/t/x=a b/p.parquet");
+  EXPECT_EQ(*ResolveTablePath("/t", "..a.parquet"), "/t/..a.parquet");
+  EXPECT_EQ(*ResolveTablePath("rel", "a:b.parquet"), "rel/a:b.parquet");
+  // Absolute paths and local file: URIs inside the root are allowed.
+  EXPECT_EQ(*ResolveTablePath("/t", "/t/p.parquet"), "/t/p.parquet");
+  EXPECT_EQ(*ResolveTablePath("/t", "file:///t/a/../p.parquet"), "/t/p.parquet");
+  EXPECT_EQ(*ResolveTablePath("/t", "file:/t/a%20b.parquet"), "/t/a b.parquet");
+}
+
+TEST(LogPathTest, ResolveTablePathRefusesPathsOutsideTheRoot) {
+  for (const char* path :
+       {"../outside.parquet", "a/../../outside.parquet", "%2E%2E/outside.parquet",
+        "a%2F..%2F..%2Foutside.parquet", "/etc/passwd", "/t/../u/p.parquet",
+        "/tt/p.parquet", "file:///etc/passwd", "file:/u/p.parquet",
+        "file://localhost/u/p.parquet", "s3://bucket/p.parquet", "p%00.parquet",
+        "a/.."}) {
+    SCOPED_TRACE(path);
+    Result<std::string> r = ResolveTablePath("/t", path);
+    ASSERT_FALSE(r) << *r;
+    EXPECT_EQ(r.error().code, ErrorCode::kCorruptLog);
+  }
+  Result<std::string> r = ResolveTablePath("/t", "../x\x1b[31m.parquet");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find(R"("../x\x1b[31m.parquet")"), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("climbs out of the table root \"/t\""),
+            std::string::npos)
+      << r.error().message;
+}
+
+TEST(LogPathTest, ResolveTablePathOptInKeepsSparkResolution) {
+  LogPathPolicy policy;
+  policy.allow_outside_root = true;
+  EXPECT_EQ(*ResolveTablePath("/t", "/src/p.parquet", policy), "/src/p.parquet");
+  EXPECT_EQ(*ResolveTablePath("/t", "s3://b/p%20q.parquet", policy),
+            "s3://b/p q.parquet");
+  EXPECT_EQ(*ResolveTablePath("/t", "../u/p.parquet", policy), "/t/../u/p.parquet");
+  EXPECT_FALSE(ResolveTablePath("/t", "p%00.parquet", policy));
+}
+
+TEST(LogPathTest, QuoteForMessageEscapesAndBounds) {
+  EXPECT_EQ(QuoteForMessage("a\"b\\c\n\xff"), R"("a\"b\\c\x0a\xff")");
+  std::string q = QuoteForMessage(std::string(1000, 'a'));
+  EXPECT_EQ(q.size(), 200u + 2 + 3);
+  EXPECT_EQ(q.substr(q.size() - 3), "...");
+}
+
 }  // namespace
 }  // namespace deltaguard

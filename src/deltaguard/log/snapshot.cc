@@ -11,6 +11,7 @@
 #include "deltaguard/log/history.h"
 #include "deltaguard/log/log_path.h"
 #include "deltaguard/log/log_segment.h"
+#include "deltaguard/log/path_check.h"
 #include "deltaguard/log/replay.h"
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/schema/schema_json.h"
@@ -19,8 +20,9 @@ namespace deltaguard {
 
 class SnapshotBuilder {
  public:
-  SnapshotBuilder(FileSystemRef fs, std::string root, const CheckpointReader& reader)
-      : fs_(std::move(fs)), root_(std::move(root)), reader_(reader) {}
+  SnapshotBuilder(FileSystemRef fs, std::string root, const CheckpointReader& reader,
+                  LogPathPolicy policy)
+      : fs_(std::move(fs)), root_(std::move(root)), reader_(reader), policy_(policy) {}
 
   Result<SnapshotRef> Build(std::optional<int64_t> version, bool use_hint);
 
@@ -33,6 +35,7 @@ class SnapshotBuilder {
   FileSystemRef fs_;
   std::string root_;
   const CheckpointReader& reader_;
+  LogPathPolicy policy_;
   LogSegment seg_;
   std::optional<LogReplayer> replayer_;
   size_t next_commit_ = 0;  // seg_.commits[next_commit_ - 1] is the next to feed
@@ -102,6 +105,7 @@ Status SnapshotBuilder::FeedCommitsDownTo(int64_t stop_exclusive) {
     const CommitFile& c = seg_.commits[next_commit_];
     Result<std::vector<Action>>& actions = *parsed[k];
     if (!actions) return ExplainParseFailure(std::move(actions).error());
+    DELTA_RETURN_IF_ERROR(CheckLoggedPaths(root_, *actions, c.file.path, policy_));
     DELTA_RETURN_IF_ERROR(replayer_->AddCommit(c.version, std::move(actions).value()));
     replayed_versions_.push_back(c.version);
   }
@@ -189,6 +193,10 @@ Result<SnapshotRef> SnapshotBuilder::Build(std::optional<int64_t> version,
       if (!checkpoint_error) checkpoint_error = std::move(parts).error();
       continue;
     }
+    // parts[i] holds the rows of files[i] (ReadCheckpointParts).
+    for (size_t i = 0; i < parts->size(); ++i) {
+      DELTA_RETURN_IF_ERROR(CheckLoggedPaths(root_, (*parts)[i], files[i], policy_));
+    }
     for (CheckpointActions& part : *parts) {
       DELTA_RETURN_IF_ERROR(replayer_->AddCheckpoint(std::move(part)));
     }
@@ -202,7 +210,7 @@ Result<SnapshotRef> SnapshotBuilder::Build(std::optional<int64_t> version,
       DELTA_RETURN_IF_ERROR(FeedCommitsDownTo(-1));
     } else if (checkpoint_error && seg_.listed_from_hint) {
       // Older checkpoints were not listed: retry from a full listing.
-      SnapshotBuilder full(fs_, root_, reader_);
+      SnapshotBuilder full(fs_, root_, reader_, policy_);
       return full.Build(seg_.version, /*use_hint=*/false);
     } else if (checkpoint_error) {
       return WithContext(std::move(*checkpoint_error),
@@ -302,7 +310,7 @@ Result<SnapshotRef> Snapshot::Load(FileSystemRef fs, const std::string& table_ro
     DELTA_ASSIGN_OR_RETURN(
         version, VersionAtTimestamp(fs, root, checkpoint_reader, *spec.timestamp_ms));
   }
-  SnapshotBuilder builder(std::move(fs), std::move(root), checkpoint_reader);
+  SnapshotBuilder builder(std::move(fs), std::move(root), checkpoint_reader, spec.paths);
   return builder.Build(version, /*use_hint=*/true);
 }
 

@@ -13,6 +13,7 @@
 
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/log/actions.h"
+#include "deltaguard/log/log_path.h"
 #include "deltaguard/protocol/table_properties.h"  // ColumnMappingMode
 #include "deltaguard/schema/data_type.h"
 #include "deltaguard/util/result.h"
@@ -59,6 +60,9 @@ struct SnapshotSpec {
   /// Milliseconds since the epoch: load the latest version committed at or before it
   /// (commit timestamps, or in-commit timestamps where that feature is enabled).
   std::optional<int64_t> timestamp_ms;
+  /// Where the paths the log names may point (checked at load for every add, remove,
+  /// cdc and deletion-vector path; log/path_check.h).
+  LogPathPolicy paths;
 };
 
 /// Describes where a snapshot came from (for describe/debugging).
@@ -109,7 +113,8 @@ class Snapshot {
   const FileSystemRef& fs() const { return fs_; }
 
   /// Resolve an add/remove path (URI-decoded; relative to the table root or absolute
-  /// file: URI) into a local path.
+  /// file: URI) into a local path. Every path of a loaded snapshot passed
+  /// SnapshotSpec::paths at load (log/path_check.h), so this only joins and decodes.
   std::string ResolveDataPath(const std::string& log_path) const;
 
  private:

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "deltaguard/log/checkpoint.h"
 #include "deltaguard/log/log_test_util.h"
 #include "deltaguard/schema/data_type.h"
 
@@ -540,6 +541,82 @@ TEST(SnapshotTest, SpecWithVersionAndTimestampIsInvalid) {
   auto snap = Load(t, reader, SnapshotSpec{0, 5});
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kInvalidArgument);
+}
+
+// A log naming files outside its table is refused at load, naming the log file, the
+// action and the path, so no reader of the snapshot can reach the file.
+TEST(SnapshotTest, LogPathsOutsideTheRootAreRefused) {
+  struct Case {
+    std::string line;
+    std::string action;
+  };
+  const std::string dv_p =
+      R"({"add":{"path":"f.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true,"stats":"{\"numRecords\":3}","deletionVector":{"storageType":"p","pathOrInlineDv":"file:/etc/dv.bin","offset":1,"sizeInBytes":36,"cardinality":2}}})";
+  for (const Case& c :
+       std::vector<Case>{{AddLine("../outside.parquet"), "add action"},
+                         {AddLine("%2E%2E/outside.parquet"), "add action"},
+                         {AddLine("/etc/outside.parquet"), "add action"},
+                         {RemoveLine("a/../../outside.parquet"), "remove action"},
+                         {AddLine("f.parquet", 1, "../../abcdefghijklmnopqrst"),
+                          "add action's deletion vector"},
+                         {dv_p, "add action's deletion vector"}}) {
+    SCOPED_TRACE(c.line);
+    TestTable t;
+    FakeCheckpointReader reader;
+    t.Commit(0, {ProtocolLine(3, 7, {"deletionVectors"}, {"deletionVectors"}),
+                 MetadataLine(), AddLine("a")});
+    std::string bad = t.Commit(1, {c.line});
+    auto snap = Load(t, reader);
+    ASSERT_FALSE(snap.has_value());
+    EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
+    EXPECT_THAT(snap.error().message, HasSubstr(bad));
+    EXPECT_THAT(snap.error().message, HasSubstr(c.action));
+    // The version before the bad commit still loads.
+    EXPECT_TRUE(Load(t, reader, SnapshotSpec{0, std::nullopt}).has_value());
+  }
+}
+
+TEST(SnapshotTest, CheckpointAndSidecarPathsOutsideTheRootAreRefused) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a")});
+  t.Commit(1, {AddLine("b")});
+  std::string cp = t.File(CheckpointFileName(1),
+                          {ProtocolLine(), MetadataLine(), AddLine("../../x.parquet")});
+  auto snap = Load(t, reader);
+  ASSERT_FALSE(snap.has_value());
+  EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
+  EXPECT_THAT(snap.error().message, HasSubstr(cp));
+  EXPECT_THAT(snap.error().message, HasSubstr("\"../../x.parquet\" climbs out"));
+
+  t.File(
+      CheckpointFileName(1),
+      {ProtocolLine(), MetadataLine(),
+       R"({"sidecar":{"path":"../../../x.parquet","sizeInBytes":1,"modificationTime":1}})"});
+  // A sidecar outside _delta_log/_sidecars makes the checkpoint unusable: it is not
+  // read, and the snapshot is rebuilt from the commits as for any unreadable checkpoint.
+  snap = Load(t, reader);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_FALSE((*snap)->segment().checkpoint_version.has_value());
+  for (const std::string& read : reader.reads()) {
+    EXPECT_THAT(read, ::testing::Not(HasSubstr("x.parquet")));
+  }
+  auto sidecar = ResolveSidecarPath(t.log_dir(), "../../../x.parquet");
+  ASSERT_FALSE(sidecar.has_value());
+  EXPECT_EQ(sidecar.error().code, ErrorCode::kCorruptLog);
+  EXPECT_TRUE(ResolveSidecarPath(t.log_dir(), "a.parquet").has_value());
+}
+
+TEST(SnapshotTest, LogPathsOutsideTheRootLoadWithTheOptIn) {
+  TestTable t;
+  FakeCheckpointReader reader;
+  t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("/src/p.parquet"),
+               AddLine("file:///t/inside.parquet")});
+  SnapshotSpec spec;
+  spec.paths.allow_outside_root = true;
+  auto snap = Load(t, reader, spec);
+  ASSERT_TRUE(snap.has_value()) << snap.error().message;
+  EXPECT_EQ((*snap)->ResolveDataPath("/src/p.parquet"), "/src/p.parquet");
 }
 
 }  // namespace
