@@ -73,7 +73,8 @@ int RunHistory(const std::vector<std::string>& argv);
 int RunLog(const std::vector<std::string>& argv);
 int RunCreate(const std::vector<std::string>& argv);
 int RunWrite(const std::vector<std::string>& argv);
-int RunSql(const std::vector<std::string>& argv);    // cmd_sql.cc
-int RunShell(const std::vector<std::string>& argv);  // cmd_shell.cc
+int RunSql(const std::vector<std::string>& argv);     // cmd_sql.cc
+int RunShell(const std::vector<std::string>& argv);   // cmd_shell.cc
+int RunVacuum(const std::vector<std::string>& argv);  // cmd_vacuum.cc
 
 }  // namespace deltaguard::cli

@@ -49,6 +49,12 @@ commands:
   shell [--warehouse DIR] [--format table|csv|jsonl] [--conf key=value]...
       interactive SQL prompt with line editing and history (~/.deltaguard_history or
       $DELTAGUARD_HISTORY); .help lists its dot commands
+  vacuum TABLE [--retain-hours N] [--dry-run] [--conf key=value]...
+         [--format text|json]
+      delete the files no version within the retention (default the table's
+      delta.deletedFileRetentionDuration, 7 days) references, and abandoned
+      temporary files of killed writes; --dry-run lists them. A retention below the
+      table's needs --conf spark.databricks.delta.retentionDurationCheck.enabled=false
   help
       this text
 
@@ -94,6 +100,7 @@ int main(int argc, char** argv) {
   if (command == "write") return RunWrite(rest);
   if (command == "sql") return RunSql(rest);
   if (command == "shell") return RunShell(rest);
+  if (command == "vacuum") return RunVacuum(rest);
   std::cerr << "deltaguard: unknown command '" << command << "'\n\n" << kUsage;
   return kExitUsage;
 }

@@ -43,6 +43,14 @@ constexpr KnownSetting kKnownSettings[] = {
      [](const SessionSettings& s) -> std::string {
        return std::to_string(s.merge_source_memory_limit);
      }},
+    {"spark.databricks.delta.retentionDurationCheck.enabled",
+     [](const SessionSettings& s) -> std::string {
+       return s.retention_duration_check ? "true" : "false";
+     }},
+    {"spark.databricks.delta.vacuum.logging.enabled",
+     [](const SessionSettings& s) -> std::string {
+       return s.vacuum_logging ? "true" : "false";
+     }},
 };
 
 const KnownSetting* FindKnownSetting(std::string_view key) {
@@ -245,6 +253,8 @@ Result<StatementResult> Session::Execute(const Statement& statement) {
           return internal::ExecuteUpdate(state, stmt);
         } else if constexpr (std::is_same_v<T, DeleteStmt>) {
           return internal::ExecuteDelete(state, stmt);
+        } else if constexpr (std::is_same_v<T, VacuumStmt>) {
+          return internal::ExecuteVacuum(state, stmt);
         } else {
           static_assert(sizeof(T) == 0, "a statement without an executor");
         }

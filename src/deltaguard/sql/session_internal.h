@@ -109,6 +109,8 @@ Result<StatementResult> ExecuteUpdate(SessionState& state,
                                       const UpdateStmt& stmt);  // session_dml.cc
 Result<StatementResult> ExecuteDelete(SessionState& state,
                                       const DeleteStmt& stmt);  // session_dml.cc
+Result<StatementResult> ExecuteVacuum(SessionState& state,
+                                      const VacuumStmt& stmt);  // session_vacuum.cc
 
 /// Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
 /// alternatives; case-insensitive.

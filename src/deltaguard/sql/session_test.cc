@@ -42,11 +42,13 @@ TEST_F(SessionTest, SetUnknownKeyIsStoredAndShown) {
               ElementsAre("spark.sql.shuffle.partitions|8"));
   EXPECT_THAT(Rows("SET spark.sql.never.set"),
               ElementsAre("spark.sql.never.set|<undefined>"));
-  EXPECT_THAT(
-      Rows("SET"),
-      ElementsAre("deltaguard.merge.ignoreUnmatchedSourceColumns|false",
-                  "deltaguard.merge.sourceMemoryLimit|1073741824",
-                  std::string(kAutoMerge) + "|false", "spark.sql.shuffle.partitions|8"));
+  EXPECT_THAT(Rows("SET"),
+              ElementsAre("deltaguard.merge.ignoreUnmatchedSourceColumns|false",
+                          "deltaguard.merge.sourceMemoryLimit|1073741824",
+                          "spark.databricks.delta.retentionDurationCheck.enabled|true",
+                          std::string(kAutoMerge) + "|false",
+                          "spark.databricks.delta.vacuum.logging.enabled|true",
+                          "spark.sql.shuffle.partitions|8"));
 }
 
 TEST_F(SessionTest, ResetRestoresDefaults) {

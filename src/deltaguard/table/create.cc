@@ -98,6 +98,18 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "setting '{}' must be true or false, found '{}'", key, value);
   }
+  if (lower == "spark.databricks.delta.retentiondurationcheck.enabled" ||
+      lower == "spark.databricks.delta.vacuum.logging.enabled") {
+    std::string_view v = Trim(value);
+    if (EqualsIgnoreCase(v, "true") || EqualsIgnoreCase(v, "false")) {
+      bool& target = lower.ends_with("vacuum.logging.enabled") ? vacuum_logging
+                                                               : retention_duration_check;
+      target = EqualsIgnoreCase(v, "true");
+      return OkStatus();
+    }
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "setting '{}' must be true or false, found '{}'", key, value);
+  }
   if (lower == "deltaguard.merge.sourcememorylimit") {
     auto bytes = ParseByteSize(Trim(value));
     if (!bytes) {
@@ -113,7 +125,9 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
                    "unknown setting '{}' (known: "
                    "spark.databricks.delta.schema.autoMerge.enabled, "
                    "deltaguard.merge.ignoreUnmatchedSourceColumns, "
-                   "deltaguard.merge.sourceMemoryLimit)",
+                   "deltaguard.merge.sourceMemoryLimit, "
+                   "spark.databricks.delta.retentionDurationCheck.enabled, "
+                   "spark.databricks.delta.vacuum.logging.enabled)",
                    key);
 }
 

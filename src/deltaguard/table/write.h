@@ -47,6 +47,12 @@ struct SessionSettings {
   /// spilled to a memory-mapped temporary file (dml/merge.h rule 8). Set as bytes or
   /// with a binary unit ("512m", "2g"); -1: no limit.
   int64_t merge_source_memory_limit = int64_t{1} << 30;
+  /// spark.databricks.delta.retentionDurationCheck.enabled: VACUUM refuses a RETAIN
+  /// below the table's delta.deletedFileRetentionDuration (table/vacuum.h).
+  bool retention_duration_check = true;
+  /// spark.databricks.delta.vacuum.logging.enabled: VACUUM commits Spark's
+  /// "VACUUM START" / "VACUUM END" versions.
+  bool vacuum_logging = true;
   std::string engine_info = "deltaguard/0.1.0";
   /// Set a setting by its Spark name; unknown keys are kInvalidArgument.
   Status Set(std::string_view key, std::string_view value);

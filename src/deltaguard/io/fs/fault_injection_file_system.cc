@@ -178,6 +178,19 @@ Status FaultInjectionFileSystem::Delete(const std::string& path) {
   return d.error;
 }
 
+Result<std::vector<FileInfo>> FaultInjectionFileSystem::ListDirs(
+    const std::string& dir) const {
+  DELTA_RETURN_IF_ERROR(BeginRead("list_dirs", dir));
+  return inner_->ListDirs(dir);
+}
+
+Status FaultInjectionFileSystem::DeleteEmptyDir(const std::string& dir) {
+  Decision d = Begin("delete_dir", dir, /*mutating=*/true);
+  if (d.action == Action::kPassThrough) return inner_->DeleteEmptyDir(dir);
+  if (d.action == Action::kApplyThenFail) (void)inner_->DeleteEmptyDir(dir);
+  return d.error;
+}
+
 Status FaultInjectionFileSystem::CreateDirs(const std::string& dir) {
   Decision d = Begin("create_dirs", dir, /*mutating=*/true);
   if (d.action == Action::kPassThrough) return inner_->CreateDirs(dir);

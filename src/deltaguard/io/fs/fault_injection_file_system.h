@@ -79,6 +79,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   Status Write(const std::string& path, std::string_view data) override;
   Status Delete(const std::string& path) override;
   Status CreateDirs(const std::string& dir) override;
+  Result<std::vector<FileInfo>> ListDirs(const std::string& dir) const override;
+  Status DeleteEmptyDir(const std::string& dir) override;
 
  private:
   // What a starting op must do, decided under the mutex.

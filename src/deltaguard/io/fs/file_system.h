@@ -102,6 +102,16 @@ class FileSystem {
 
   virtual Status Delete(const std::string& path) = 0;
   virtual Status CreateDirs(const std::string& dir) = 0;
+
+  /// The direct subdirectories of `dir`, sorted by path (size 0, mtime of the
+  /// directory). Symbolic links are not followed, so a walk of a table stays inside it.
+  /// A missing directory is kNotFound. The default is kUnsupportedFeature; VACUUM needs
+  /// it to walk partition directories.
+  virtual Result<std::vector<FileInfo>> ListDirs(const std::string& dir) const;
+
+  /// Remove the empty directory `dir` (kIOError when it is not empty). The default is
+  /// kUnsupportedFeature.
+  virtual Status DeleteEmptyDir(const std::string& dir);
 };
 
 using FileSystemRef = std::shared_ptr<FileSystem>;

@@ -311,6 +311,40 @@ class LocalFileSystem final : public FileSystem {
     return OkStatus();
   }
 
+  Result<std::vector<FileInfo>> ListDirs(const std::string& dir) const override {
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return ErrnoError(errno, "list directory", dir);
+    std::vector<FileInfo> out;
+    std::string prefix = JoinPath(dir, "");
+    while (true) {
+      errno = 0;
+      const struct dirent* entry = ::readdir(d);
+      if (entry == nullptr) {
+        int err = errno;
+        ::closedir(d);
+        if (err != 0) return ErrnoError(err, "list directory", dir);
+        break;
+      }
+      std::string_view name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      if (entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN) continue;
+      std::string full = prefix;
+      full.append(name);
+      struct stat st;
+      if (::lstat(full.c_str(), &st) != 0) continue;  // vanished while listing
+      if (!S_ISDIR(st.st_mode)) continue;             // symbolic links are not followed
+      out.push_back({std::move(full), 0, MtimeMillis(st)});
+    }
+    std::sort(out.begin(), out.end(),
+              [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+    return out;
+  }
+
+  Status DeleteEmptyDir(const std::string& dir) override {
+    if (::rmdir(dir.c_str()) != 0) return ErrnoError(errno, "remove directory", dir);
+    return OkStatus();
+  }
+
   Status CreateDirs(const std::string& dir) override {
     std::error_code ec;
     stdfs::create_directories(dir, ec);
@@ -322,6 +356,16 @@ class LocalFileSystem final : public FileSystem {
 }  // namespace
 
 FileSystemRef MakeLocalFileSystem() { return std::make_shared<LocalFileSystem>(); }
+
+Result<std::vector<FileInfo>> FileSystem::ListDirs(const std::string& dir) const {
+  return MakeError(ErrorCode::kUnsupportedFeature,
+                   "this file system cannot list the directories of '{}'", dir);
+}
+
+Status FileSystem::DeleteEmptyDir(const std::string& dir) {
+  return MakeError(ErrorCode::kUnsupportedFeature,
+                   "this file system cannot remove the directory '{}'", dir);
+}
 
 namespace {
 

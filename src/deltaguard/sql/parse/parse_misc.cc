@@ -1,5 +1,6 @@
-// DROP, DESCRIBE, SHOW, SET/RESET and USE statements.
+// DROP, DESCRIBE, SHOW, SET/RESET, USE and VACUUM statements.
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -215,6 +216,35 @@ Result<StatementBody> StatementParser::ParseUse() {
   if ((PeekKeyword("database") || PeekKeyword("schema")) && IsName(Peek(1))) Next();
   UseStmt stmt;
   DELTA_ASSIGN_OR_RETURN(stmt.database, ParseIdentifier("a database name"));
+  return stmt;
+}
+
+// VACUUM (t | 'path') [FULL] [RETAIN n HOURS] [DRY RUN]  (Delta's grammar; n may have
+// a fraction and a sign, checked when the statement runs, as Spark does)
+Result<StatementBody> StatementParser::ParseVacuum() {
+  Next();  // VACUUM
+  VacuumStmt stmt;
+  DELTA_ASSIGN_OR_RETURN(stmt.table, ParseTableRef());
+  if (PeekKeyword("lite")) return Unsupported("VACUUM LITE");
+  if (PeekKeyword("using")) return Unsupported("VACUUM USING INVENTORY");
+  AcceptKeyword("full");
+  if (AcceptKeyword("retain")) {
+    const bool negative = AcceptSymbol("-");
+    const Token& t = Peek();
+    std::string text(t.text);
+    char* end = nullptr;
+    double hours = t.kind == TokenKind::kNumber ? std::strtod(text.c_str(), &end) : 0;
+    if (t.kind != TokenKind::kNumber || end != text.c_str() + text.size()) {
+      return Fail("expected a number of hours after RETAIN");
+    }
+    Next();
+    stmt.retain_hours = negative ? -hours : hours;
+    DELTA_RETURN_IF_ERROR(ExpectKeyword("hours"));
+  }
+  if (AcceptKeyword("dry")) {
+    DELTA_RETURN_IF_ERROR(ExpectKeyword("run"));
+    stmt.dry_run = true;
+  }
   return stmt;
 }
 

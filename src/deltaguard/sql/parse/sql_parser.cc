@@ -52,6 +52,7 @@ constexpr StatementRule kStatements[] = {
     {"merge", &StatementParser::ParseMerge},
     {"update", &StatementParser::ParseUpdate},
     {"delete", &StatementParser::ParseDelete},
+    {"vacuum", &StatementParser::ParseVacuum},
 };
 
 /// Valid Spark / Delta statements that deltaguard does not run (yet): refused as
@@ -62,7 +63,6 @@ struct UnsupportedRule {
 };
 constexpr UnsupportedRule kUnsupported[] = {
     {"optimize", "OPTIMIZE"},
-    {"vacuum", "VACUUM"},
     {"restore", "RESTORE TABLE"},
     {"convert", "CONVERT TO DELTA"},
     {"reorg", "REORG TABLE"},

@@ -420,6 +420,19 @@ TEST(SqlParserMisc, UseAndDropTable) {
   EXPECT_FALSE(ParseAs<DropTableStmt>("DROP TABLE t").if_exists);
 }
 
+TEST(SqlParserMisc, Vacuum) {
+  auto plain = ParseAs<VacuumStmt>("VACUUM silver.orders");
+  EXPECT_EQ(plain.table.ToString(), "silver.orders");
+  EXPECT_FALSE(plain.retain_hours.has_value());
+  EXPECT_FALSE(plain.dry_run);
+  auto all = ParseAs<VacuumStmt>("vacuum '/data/t' FULL retain 1.5 hours dry run");
+  EXPECT_EQ(all.table.ToString(), "delta.`/data/t`");
+  EXPECT_EQ(all.retain_hours, 1.5);
+  EXPECT_TRUE(all.dry_run);
+  EXPECT_EQ(ParseAs<VacuumStmt>("VACUUM delta.`/t` RETAIN -1 HOURS").retain_hours, -1.0);
+  EXPECT_EQ(ParseAs<VacuumStmt>("VACUUM t RETAIN 0 HOURS").retain_hours, 0.0);
+}
+
 TEST(SqlParserMisc, ArticleStyleScript) {
   // Statements shaped like the source articles' (multi-line, typed literals, Spark's
   // long-integer suffix, a temp view feeding an insert).

@@ -405,13 +405,23 @@ struct DeleteStmt {
   ExprRef where;      ///< null: every row
 };
 
+/// VACUUM t [RETAIN n HOURS] [DRY RUN] (Delta's VacuumTableCommand; table/vacuum.h).
+/// `FULL` is accepted (it is Delta's default); `LITE` and `USING INVENTORY` are not
+/// supported.
+struct VacuumStmt {
+  TableRef table;
+  std::optional<double> retain_hours;
+  bool dry_run = false;
+};
+
 /// New statements go at the end, so code that dispatches on the index keeps working.
 using StatementBody =
     std::variant<SelectStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt,
                  CreateViewStmt, DropViewStmt, InsertStmt, DescribeTableStmt,
                  DescribeHistoryStmt, DescribeDetailStmt, ShowTblPropertiesStmt,
                  ShowColumnsStmt, ShowTablesStmt, ShowDatabasesStmt, SetStmt, UseStmt,
-                 DropTableStmt, AlterTableStmt, MergeStmt, UpdateStmt, DeleteStmt>;
+                 DropTableStmt, AlterTableStmt, MergeStmt, UpdateStmt, DeleteStmt,
+                 VacuumStmt>;
 
 struct Statement {
   StatementBody body;

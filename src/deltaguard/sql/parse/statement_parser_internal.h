@@ -44,6 +44,7 @@ class StatementParser {
   Result<StatementBody> ParseSet();
   Result<StatementBody> ParseReset();
   Result<StatementBody> ParseUse();
+  Result<StatementBody> ParseVacuum();
   // parse_query.cc
   Result<StatementBody> ParseQueryStatement();
   Result<StatementBody> ParseInsert();
