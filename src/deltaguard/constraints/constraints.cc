@@ -10,6 +10,7 @@
 
 #include "deltaguard/expr/parser.h"
 #include "deltaguard/protocol/write_protocol.h"
+#include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -35,8 +36,14 @@ Result<std::string> InvariantExpression(const StructField& field,
   };
   if (!text) return bad("the value is not a string");
   rapidjson::Document doc;
-  doc.Parse(text->data(), text->size());
-  if (doc.HasParseError()) return bad("the string is not JSON");
+  switch (ParseBoundedJson(*text, &doc)) {
+    case JsonParseOutcome::kTooDeep:
+      return bad(fmt::format("the JSON nests deeper than {} levels", kMaxJsonDepth));
+    case JsonParseOutcome::kInvalid:
+      return bad("the string is not JSON");
+    case JsonParseOutcome::kOk:
+      break;
+  }
   if (!doc.IsObject()) return bad("the JSON is not an object");
   auto outer = doc.FindMember("expression");
   if (outer == doc.MemberEnd() || !outer->value.IsObject()) {

@@ -19,6 +19,7 @@
 #include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/expr/printer.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::dml_internal {
@@ -282,8 +283,9 @@ bool FileMayMatch(const AddFile& file, const StructField& column, bool is_partit
   }
   if (!file.stats) return true;
   rapidjson::Document doc;
-  doc.Parse(file.stats->c_str(), file.stats->size());
-  if (doc.HasParseError() || !doc.IsObject()) return true;
+  if (ParseBoundedJson(*file.stats, &doc) != JsonParseOutcome::kOk || !doc.IsObject()) {
+    return true;
+  }
   auto member = [&](const char* section) -> const rapidjson::Value* {
     auto s = doc.FindMember(section);
     if (s == doc.MemberEnd() || !s->value.IsObject()) return nullptr;

@@ -63,8 +63,7 @@ std::string_view ActionName(Kind k) {
 
 void Conjuncts(const ExprRef& e, std::vector<ExprRef>* out) {
   if (e->kind == ExprKind::kBinary && e->op == ExprOp::kAnd) {
-    Conjuncts(e->children[0], out);
-    Conjuncts(e->children[1], out);
+    for (const auto& c : e->children) Conjuncts(c, out);
   } else {
     out->push_back(e);
   }
@@ -165,7 +164,7 @@ Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
   for (const auto& c : conjuncts) {
     unsigned sides = 0;
     DELTA_ASSIGN_OR_RETURN(ExprRef q, names.Qualify(c, on_scope, &sides));
-    if (c->kind == ExprKind::kBinary && c->op == ExprOp::kEq) {
+    if (c->kind == ExprKind::kBinary && c->op == ExprOp::kEq && c->children.size() == 2) {
       unsigned s0 = 0, s1 = 0;
       DELTA_ASSIGN_OR_RETURN(auto q0, names.Qualify(c->children[0], on_scope, &s0));
       DELTA_ASSIGN_OR_RETURN(auto q1, names.Qualify(c->children[1], on_scope, &s1));

@@ -16,6 +16,7 @@
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/parquet_file.h"
+#include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -105,6 +106,14 @@ class Evaluator {
   }
 
   Result<Datum> Eval(const BoundExpr& e) {
+    // Bound trees are at most kMaxBoundExprDepth deep (binder.cc); the guard also holds
+    // trees built in code to that bound.
+    DepthGuard guard(&budget_);
+    if (guard.exceeded()) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "expression nested too deeply to evaluate (more than {} levels)",
+                       budget_.limit());
+    }
     switch (e.kind) {
       case BoundKind::kLiteral: {
         DELTA_ASSIGN_OR_RETURN(auto scalar, ToScalar(e.literal));
@@ -291,6 +300,61 @@ class Evaluator {
     return out;
   }
 
+  // The left fold of a binary kernel over an n-ary call (binder.h invariant 6); each
+  // step has the call's type, as the nested calls it replaces had.
+  Result<Datum> Fold(const std::string& fn, const std::vector<Datum>& a,
+                     const BoundExpr& e) {
+    Datum acc = a[0];
+    for (size_t i = 1; i < a.size(); ++i) {
+      DELTA_ASSIGN_OR_RETURN(acc, Call(fn, {acc, a[i]}, e));
+      if (i + 1 < a.size()) {
+        DELTA_ASSIGN_OR_RETURN(acc, Conform(acc, e));
+      }
+    }
+    return acc;
+  }
+
+  // x IN (values): literal values are one hash-set lookup (a 100k-value list is one
+  // kernel call, not 100k comparisons); other values are compared one by one. NULL
+  // follows SQL: no match and a NULL subject or value gives NULL.
+  Result<Datum> In(const BoundExpr& e) {
+    DELTA_ASSIGN_OR_RETURN(Datum subject, Eval(*e.args[0]));
+    DELTA_ASSIGN_OR_RETURN(auto type, ArrowTypeOf(*e.args[0]->type));
+    std::unique_ptr<arrow::ArrayBuilder> builder;
+    DELTA_ARROW_RETURN_NOT_OK(
+        arrow::MakeBuilder(arrow::default_memory_pool(), type, &builder),
+        ErrorCode::kInternal, "IN value set");
+    std::vector<const BoundExpr*> others;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      const BoundExpr& v = *e.args[i];
+      if (v.kind != BoundKind::kLiteral) {
+        others.push_back(&v);
+        continue;
+      }
+      DELTA_ASSIGN_OR_RETURN(auto scalar, ToScalar(v.literal));
+      DELTA_ARROW_RETURN_NOT_OK(builder->AppendScalar(*scalar), ErrorCode::kInternal,
+                                "IN value set");
+    }
+    Datum result;
+    if (builder->length() > 0) {
+      std::shared_ptr<arrow::Array> values;
+      DELTA_ARROW_RETURN_NOT_OK(builder->Finish(&values), ErrorCode::kInternal,
+                                "IN value set");
+      cp::SetLookupOptions opts(Datum(values), cp::SetLookupOptions::INCONCLUSIVE);
+      DELTA_ASSIGN_OR_RETURN(result, Call("is_in", {subject}, e, &opts));
+    }
+    for (const BoundExpr* v : others) {
+      DELTA_ASSIGN_OR_RETURN(Datum value, Eval(*v));
+      DELTA_ASSIGN_OR_RETURN(Datum eq, Call("equal", {subject, value}, e));
+      if (result.kind() == Datum::NONE) {
+        result = eq;
+      } else {
+        DELTA_ASSIGN_OR_RETURN(result, Call("or_kleene", {result, eq}, e));
+      }
+    }
+    return result;
+  }
+
   static int64_t IntLiteral(const BoundExpr& e) {
     return std::get<int64_t>(e.literal.value);
   }
@@ -303,6 +367,7 @@ class Evaluator {
 
   const arrow::RecordBatch& batch_;
   int64_t now_micros_;
+  RecursionBudget budget_{kMaxBoundExprDepth + 1};
 };
 
 Result<Datum> Evaluator::Divide(std::vector<Datum> a, const BoundExpr& e) {
@@ -384,14 +449,15 @@ Result<Datum> Evaluator::CallFn(const BoundExpr& e) {
                      "aggregate function {}() cannot be evaluated row by row here",
                      e.name);
   }
+  if (e.fn == BoundFn::kIn) return In(e);
   DELTA_ASSIGN_OR_RETURN(std::vector<Datum> a, Args(e));
   switch (e.fn) {
     case BoundFn::kAdd:
-      return Call("add_checked", a, e);
+      return Fold("add_checked", a, e);
     case BoundFn::kSubtract:
-      return Call("subtract_checked", a, e);
+      return Fold("subtract_checked", a, e);
     case BoundFn::kMultiply:
-      return Call("multiply_checked", a, e);
+      return Fold("multiply_checked", a, e);
     case BoundFn::kDivide:
       return Divide(std::move(a), e);
     case BoundFn::kIntDivide:
@@ -421,9 +487,9 @@ Result<Datum> Evaluator::CallFn(const BoundExpr& e) {
       return Call("or", {eq, both}, e);
     }
     case BoundFn::kAnd:
-      return Call("and_kleene", a, e);
+      return Fold("and_kleene", a, e);
     case BoundFn::kOr:
-      return Call("or_kleene", a, e);
+      return Fold("or_kleene", a, e);
     case BoundFn::kNot:
       return Call("invert", a, e);
     case BoundFn::kIsNull:

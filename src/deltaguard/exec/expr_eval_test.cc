@@ -364,5 +364,34 @@ TEST_F(ExprEvalTest, TimestampToStringIsSparksSpelling) {
             "[at 2024-01-02 03:04:05.5,");
 }
 
+TEST_F(ExprEvalTest, FlatChainsOf100kTermsEvaluateAsFolds) {
+  auto chain = [](const std::string& term, const std::string& op, int n) {
+    std::string out = term;
+    for (int k = 1; k < n; ++k) out += " " + op + " " + term;
+    return out;
+  };
+  EXPECT_EQ(Show(chain("j", "+", 100000)), "[200000, 0, 300000, 100000]");
+  EXPECT_EQ(Show("l + " + chain("1", "-", 100000)),
+            "ERROR: Invalid Input Error: ARITHMETIC_OVERFLOW: '+' overflows BIGINT "
+            "(overflow)");
+  EXPECT_EQ(Show(chain("a", "AND", 100000)), "[true, true, false, null]");
+  EXPECT_EQ(Show(chain("b", "OR", 100000)), "[true, false, null, null]");
+  EXPECT_EQ(Show("length(" + chain("s", "||", 100000) + ")"),
+            "[600000, 600000, null, 600000]");
+  // INT + INT overflows as INT even when a BIGINT follows (the fold keeps each step).
+  EXPECT_EQ(EvalError("i + i + l").code, ErrorCode::kInvalidArgument);
+}
+
+TEST_F(ExprEvalTest, InListOf100kValuesIsASetLookupWithSqlNulls) {
+  std::string values;
+  for (int k = 0; k < 100000; ++k) values += (k ? ", " : "") + std::to_string(k * 3);
+  EXPECT_EQ(Show("j IN (" + values + ")"), "[false, true, true, false]");
+  EXPECT_EQ(Show("j NOT IN (" + values + ")"), "[true, false, false, true]");
+  EXPECT_EQ(Show("i IN (" + values + ", NULL)"), "[null, null, null, null]");
+  EXPECT_EQ(Show("j IN (" + values + ", NULL)"), "[null, true, true, null]");
+  EXPECT_EQ(Show("j IN (5, i - 3, 1)"), "[false, false, null, true]");
+  EXPECT_EQ(Show("s IN ('banana', 'cherry', 'x')"), "[false, true, null, true]");
+}
+
 }  // namespace
 }  // namespace deltaguard

@@ -15,6 +15,7 @@
 #include <optional>
 #include <utility>
 
+#include "deltaguard/exec/json_depth_internal.h"
 #include "deltaguard/exec/text_values_internal.h"
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
@@ -301,6 +302,8 @@ Result<OpenedInput> OpenJson(const std::string& path, const InputOptions& option
   auto read = arrow::json::ReadOptions::Defaults();
   read.use_threads = false;
   auto parse = arrow::json::ParseOptions::Defaults();
+  // Arrow's reader recurses per nesting level: refuse what no column could hold first.
+  DELTA_RETURN_IF_ERROR(internal::CheckJsonInputDepth(path));
 
   DELTA_ASSIGN_OR_RETURN(auto probe_file, OpenLocal(path));
   auto probed = arrow::json::StreamingReader::Make(probe_file, read, parse);

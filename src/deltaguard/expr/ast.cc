@@ -2,8 +2,25 @@
 
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace deltaguard {
+
+Expr::~Expr() {
+  // Take over the children this node owns alone, so no destructor runs on a node that
+  // still has children: the recursion of the default destructor becomes a loop.
+  std::vector<ExprRef> pending = std::move(children);
+  while (!pending.empty()) {
+    ExprRef node = std::move(pending.back());
+    pending.pop_back();
+    if (node.use_count() == 1) {
+      // Sole owner: nobody else can see the node (built non-const by make_shared).
+      auto& mutable_children = const_cast<Expr&>(*node).children;
+      for (auto& c : mutable_children) pending.push_back(std::move(c));
+      mutable_children.clear();
+    }
+  }
+}
 
 ExprRef Expr::Literal(LiteralKind kind, std::string text, int32_t pos) {
   auto e = std::make_shared<Expr>();
@@ -56,7 +73,9 @@ ExprRef Expr::Function(std::string name, std::vector<ExprRef> args, int32_t pos)
   return e;
 }
 
-bool operator==(const Expr& a, const Expr& b) {
+namespace {
+
+bool SameNode(const Expr& a, const Expr& b) {
   if (a.kind != b.kind || a.op != b.op || a.literal_kind != b.literal_kind ||
       a.like_kind != b.like_kind || a.negated != b.negated ||
       a.bool_value != b.bool_value || a.has_operand != b.has_operand ||
@@ -66,12 +85,45 @@ bool operator==(const Expr& a, const Expr& b) {
     return false;
   }
   if ((a.cast_type == nullptr) != (b.cast_type == nullptr)) return false;
-  if (a.cast_type && !a.cast_type->Equals(*b.cast_type)) return false;
-  for (size_t i = 0; i < a.children.size(); ++i) {
-    if (!(*a.children[i] == *b.children[i])) return false;
+  return !a.cast_type || a.cast_type->Equals(*b.cast_type);
+}
+
+}  // namespace
+
+bool operator==(const Expr& a, const Expr& b) {
+  std::vector<std::pair<const Expr*, const Expr*>> pending{{&a, &b}};
+  while (!pending.empty()) {
+    auto [x, y] = pending.back();
+    pending.pop_back();
+    if (x == y) continue;
+    if (!SameNode(*x, *y)) return false;
+    for (size_t i = 0; i < x->children.size(); ++i) {
+      pending.emplace_back(x->children[i].get(), y->children[i].get());
+    }
   }
   return true;
 }
+
+namespace {
+
+// The deepest node under `e` and its depth (a leaf is 1), with an explicit stack.
+std::pair<const Expr*, int> Deepest(const Expr& e) {
+  std::vector<std::pair<const Expr*, int>> pending{{&e, 1}};
+  std::pair<const Expr*, int> deepest{&e, 1};
+  while (!pending.empty()) {
+    auto [node, depth] = pending.back();
+    pending.pop_back();
+    if (depth > deepest.second) deepest = {node, depth};
+    for (const auto& c : node->children) pending.emplace_back(c.get(), depth + 1);
+  }
+  return deepest;
+}
+
+}  // namespace
+
+const Expr& DeepestNode(const Expr& e) { return *Deepest(e).first; }
+
+int ExprDepth(const Expr& e) { return Deepest(e).second; }
 
 const char* ExprOpSymbol(ExprOp op) {
   switch (op) {

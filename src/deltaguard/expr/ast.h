@@ -7,6 +7,10 @@
 ///  2. Equality (operator==) compares structure and canonical payloads, never the
 ///     source position, so parse(ToSql(parse(s))) == parse(s).
 ///  3. Function names are stored lower-case; column path parts keep their spelling.
+///  4. A chain of one binary operator is one kBinary node with n >= 2 children, folded
+///     from the left (`a - b - c` is (a - b) - c), so a 100k-term chain is one level
+///     deep; depth (ExprDepth) grows only with genuine nesting, which the parser bounds
+///     by kMaxExprDepth (util/depth_guard.h). Destruction is iterative at any depth.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +29,7 @@ enum class ExprKind : uint8_t {
   kLiteral,   ///< literal: type + canonical text
   kColumn,    ///< column path a.b.c
   kUnary,     ///< op, children[0]
-  kBinary,    ///< op, children[0..1]
+  kBinary,    ///< children[0] op children[1] op ... (left fold, n >= 2)
   kIn,        ///< children[0] IN (children[1..]); negated = NOT IN
   kBetween,   ///< children[0] BETWEEN children[1] AND children[2]
   kLike,      ///< children[0] LIKE children[1]; like_kind; negated
@@ -86,6 +90,12 @@ enum class LiteralKind : uint8_t {
 };
 
 struct Expr {
+  Expr() = default;
+  Expr(const Expr&) = default;
+  Expr& operator=(const Expr&) = default;
+  /// Iterative: a tree built by hand may be deeper than any stack.
+  ~Expr();
+
   ExprKind kind = ExprKind::kLiteral;
   ExprOp op = ExprOp::kNone;
   LiteralKind literal_kind = LiteralKind::kNull;
@@ -121,7 +131,14 @@ struct Expr {
   size_t num_when() const { return (children.size() - has_operand - has_else) / 2; }
 };
 
+/// Structural equality (invariant 2); iterative, so any depth compares.
 bool operator==(const Expr& a, const Expr& b);
+
+/// Depth of the tree (a leaf is 1), computed without recursion.
+int ExprDepth(const Expr& e);
+
+/// The node reached by the longest path from `e` (for an error's position).
+const Expr& DeepestNode(const Expr& e);
 
 /// Readable names for messages: "+", "AND", "<=>".
 const char* ExprOpSymbol(ExprOp op);

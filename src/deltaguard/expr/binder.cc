@@ -8,6 +8,7 @@
 
 #include "deltaguard/expr/binder_internal.h"
 #include "deltaguard/expr/printer.h"
+#include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -46,6 +47,14 @@ class Binder {
       : schema_(schema), options_(options) {}
 
   Result<BoundExprRef> Bind(const Expr& e) {
+    // Parsed trees are at most kMaxExprDepth deep (parser.cc); trees built in code are
+    // held to the same bound.
+    DepthGuard guard(&budget_);
+    if (guard.exceeded()) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "expression nested too deeply (more than {} levels)",
+                       budget_.limit());
+    }
     switch (e.kind) {
       case ExprKind::kLiteral: {
         DELTA_ASSIGN_OR_RETURN(LiteralValue v, EvaluateLiteral(e));
@@ -64,22 +73,8 @@ class Binder {
       }
       case ExprKind::kBinary:
         return BindBinary(e);
-      case ExprKind::kIn: {
-        DELTA_ASSIGN_OR_RETURN(BoundExprRef subject, Bind(*e.children[0]));
-        BoundExprRef any;
-        for (size_t i = 1; i < e.children.size(); ++i) {
-          DELTA_ASSIGN_OR_RETURN(BoundExprRef item, Bind(*e.children[i]));
-          DELTA_ASSIGN_OR_RETURN(BoundExprRef eq,
-                                 Compare(BoundFn::kEq, "IN", subject, item));
-          if (any) {
-            DELTA_ASSIGN_OR_RETURN(any, Logic(BoundFn::kOr, "OR", {any, eq}));
-          } else {
-            any = eq;
-          }
-        }
-        if (e.negated) return Logic(BoundFn::kNot, "NOT", {any});
-        return any;
-      }
+      case ExprKind::kIn:
+        return BindIn(e);
       case ExprKind::kBetween: {
         DELTA_ASSIGN_OR_RETURN(BoundExprRef x, Bind(*e.children[0]));
         DELTA_ASSIGN_OR_RETURN(BoundExprRef lo, Bind(*e.children[1]));
@@ -209,17 +204,84 @@ class Binder {
     return BoundExprRef(call);
   }
 
+  // A chain `c0 op c1 op ...` (ast.h invariant 4) binds as the left fold Spark types.
+  // AND, OR and || are associative and stay one n-ary call; arithmetic stays one call
+  // while the running type does not change (see ExtendArithmetic), so a long chain is
+  // a flat node for the evaluator, not a deep tree.
   Result<BoundExprRef> BindBinary(const Expr& e) {
-    DELTA_ASSIGN_OR_RETURN(BoundExprRef l, Bind(*e.children[0]));
-    DELTA_ASSIGN_OR_RETURN(BoundExprRef r, Bind(*e.children[1]));
     const char* sym = ExprOpSymbol(e.op);
-    if (e.op == ExprOp::kAnd) return Logic(BoundFn::kAnd, sym, {l, r});
-    if (e.op == ExprOp::kOr) return Logic(BoundFn::kOr, sym, {l, r});
+    std::vector<BoundExprRef> args;
+    args.reserve(e.children.size());
+    for (const auto& c : e.children) {
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*c));
+      args.push_back(std::move(b));
+    }
+    if (e.op == ExprOp::kAnd) return Logic(BoundFn::kAnd, sym, std::move(args));
+    if (e.op == ExprOp::kOr) return Logic(BoundFn::kOr, sym, std::move(args));
+    if (e.op == ExprOp::kConcat) {
+      return internal::BindFunction(*Expr::Function("concat", {}), std::move(args));
+    }
     BoundFn cmp = ComparisonFn(e.op);
-    if (cmp != BoundFn::kNone) return Compare(cmp, sym, l, r);
-    if (e.op == ExprOp::kConcat)
-      return internal::BindFunction(*Expr::Function("concat", {}), {l, r});
-    return Arithmetic(e.op, l, r);
+    BoundExprRef acc = args[0];
+    std::shared_ptr<BoundExpr> open;  // acc, when it is a call this loop may extend
+    for (size_t i = 1; i < args.size(); ++i) {
+      if (cmp != BoundFn::kNone) {
+        DELTA_ASSIGN_OR_RETURN(acc, Compare(cmp, sym, acc, args[i]));
+        continue;
+      }
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef next, Arithmetic(e.op, acc, args[i]));
+      if (open != nullptr && ExtendsChain(*next, *open)) {
+        open->args.push_back(next->args[1]);
+        continue;
+      }
+      acc = next;
+      open = IsChainable(*next) ? std::const_pointer_cast<BoundExpr>(next) : nullptr;
+    }
+    return acc;
+  }
+
+  // +, - and * (checked in the running type) fold left over any number of operands.
+  static bool IsChainable(const BoundExpr& call) {
+    return call.kind == BoundKind::kCall && call.args.size() == 2 &&
+           (call.fn == BoundFn::kAdd || call.fn == BoundFn::kSubtract ||
+            call.fn == BoundFn::kMultiply);
+  }
+
+  // `next` = `open` op x needs no cast of `open` and has `open`'s type: then
+  // `open`'s operands followed by x compute the same left fold.
+  static bool ExtendsChain(const BoundExpr& next, const BoundExpr& open) {
+    return next.kind == BoundKind::kCall && next.fn == open.fn && next.args.size() == 2 &&
+           next.args[0].get() == &open && next.type->Equals(*open.type);
+  }
+
+  Result<BoundExprRef> BindIn(const Expr& e) {
+    std::vector<BoundExprRef> args;
+    args.reserve(e.children.size());
+    for (const auto& c : e.children) {
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*c));
+      args.push_back(std::move(b));
+    }
+    BoundExprRef result;
+    if (args.size() == 2) {
+      // x IN (y) is x = y (MERGE uses it as a join key).
+      DELTA_ASSIGN_OR_RETURN(result, Compare(BoundFn::kEq, "IN", args[0], args[1]));
+    } else {
+      // One common type for the subject and every value, as Spark's In coercion; the
+      // evaluator looks the subject up in the set of values.
+      DELTA_ASSIGN_OR_RETURN(DataTypeRef common, Unify(&args, "comparison 'IN'"));
+      if (common->kind() == TypeKind::kVoid) {
+        common = DataType::Boolean();
+        for (auto& a : args) a = internal::NullOf(common);
+      }
+      if (common->is_nested() || common->kind() == TypeKind::kVariant) {
+        return MakeError(ErrorCode::kSchemaMismatch,
+                         "comparison 'IN': cannot compare values of type {}",
+                         TypeToSql(*common));
+      }
+      result = MakeCall(BoundFn::kIn, DataType::Boolean(), std::move(args), "IN");
+    }
+    if (e.negated) return Logic(BoundFn::kNot, "NOT", {result});
+    return result;
   }
 
   Result<BoundExprRef> Arithmetic(ExprOp op, BoundExprRef l, BoundExprRef r) {
@@ -376,11 +438,30 @@ class Binder {
 
   const StructType& schema_;
   const BindOptions& options_;
+  RecursionBudget budget_{kMaxExprDepth + 1};  // the whole expression is one entry
 };
 
+// Pre-order visit with an explicit stack: bound trees built in code may be deep.
 void Walk(const BoundExpr& e, const std::function<void(const BoundExpr&)>& f) {
-  f(e);
-  for (const auto& a : e.args) Walk(*a, f);
+  std::vector<const BoundExpr*> pending{&e};
+  while (!pending.empty()) {
+    const BoundExpr* node = pending.back();
+    pending.pop_back();
+    f(*node);
+    for (size_t i = node->args.size(); i-- > 0;) pending.push_back(node->args[i].get());
+  }
+}
+
+int BoundDepth(const BoundExpr& e) {
+  std::vector<std::pair<const BoundExpr*, int>> pending{{&e, 1}};
+  int max_depth = 0;
+  while (!pending.empty()) {
+    auto [node, depth] = pending.back();
+    pending.pop_back();
+    max_depth = std::max(max_depth, depth);
+    for (const auto& a : node->args) pending.emplace_back(a.get(), depth + 1);
+  }
+  return max_depth;
 }
 
 }  // namespace
@@ -388,7 +469,34 @@ void Walk(const BoundExpr& e, const std::function<void(const BoundExpr&)>& f) {
 Result<BoundExprRef> Bind(const Expr& expr, const StructType& schema,
                           const BindOptions& options) {
   Binder binder(schema, options);
-  return binder.Bind(expr);
+  DELTA_ASSIGN_OR_RETURN(BoundExprRef bound, binder.Bind(expr));
+  // Folding a chain whose operands need casts at every step (comparisons of
+  // comparisons, types that keep widening) nests the bound tree; the evaluator recurses
+  // over it, so it gets the parser's bound too.
+  int depth = BoundDepth(*bound) - 1;  // a leaf alone nests 0 levels
+  if (depth > kMaxBoundExprDepth) {
+    std::string text = ToSql(expr);
+    if (text.size() > 80) text = text.substr(0, 77) + "...";
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "expression '{}' nests {} levels deep after type coercion (more "
+                     "than {}); cast the operands to one type or split the expression",
+                     text, depth, kMaxBoundExprDepth);
+  }
+  return bound;
+}
+
+BoundExpr::~BoundExpr() {
+  // As ~Expr (ast.cc): take over solely owned operands so destruction is a loop.
+  std::vector<BoundExprRef> pending = std::move(args);
+  while (!pending.empty()) {
+    BoundExprRef node = std::move(pending.back());
+    pending.pop_back();
+    if (node.use_count() == 1) {
+      auto& mutable_args = const_cast<BoundExpr&>(*node).args;
+      for (auto& a : mutable_args) pending.push_back(std::move(a));
+      mutable_args.clear();
+    }
+  }
 }
 
 Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema,

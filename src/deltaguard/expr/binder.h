@@ -8,15 +8,18 @@
 ///     (Void only for a bare NULL).
 ///  2. Operands of comparisons, CASE branches and coalesce have exactly the result's
 ///     common type (casts are explicit kCast nodes).
-///  3. Only kLiteral, kColumn, kCall, kCast and kCase remain: IN becomes OR of `=`,
-///     BETWEEN becomes `>= AND <=`, simple CASE becomes searched CASE, IS [NOT] DISTINCT
-///     FROM becomes `<=>`.
+///  3. Only kLiteral, kColumn, kCall, kCast and kCase remain: IN becomes kIn (`=` for
+///     one value), BETWEEN becomes `>= AND <=`, simple CASE becomes searched CASE,
+///     IS [NOT] DISTINCT FROM becomes `<=>`.
 ///  4. Arithmetic on integers keeps the wider operand type (overflow is an error at
 ///     evaluation, ANSI mode); `/` on non-decimals is DOUBLE; decimal results follow
 ///     Spark's DecimalPrecision rules, bounded to 38 digits; an integer literal next to
 ///     a decimal is DECIMAL(its digits, 0), an integer column DECIMAL(10,0) for INT.
 ///  5. A comparison of two untyped NULLs compares BOOLEAN NULLs (NULL = NULL is NULL,
 ///     NULL <=> NULL is true).
+///  6. AND, OR and concat calls take any number of operands; +, - and * calls fold
+///     left over theirs (a chain whose running type stays the same), so flat chains
+///     stay flat. Bind refuses trees deeper than kMaxExprDepth.
 #pragma once
 
 #include <memory>
@@ -52,6 +55,9 @@ enum class BoundFn : uint8_t {
   kGt,
   kGtEq,
   kNullSafeEq,
+  /// args[0] IN (args[1..]): one common type; NULL when no value matches and the
+  /// subject or a value is NULL (SQL three-valued IN).
+  kIn,
   // logic (Kleene three-valued)
   kAnd,
   kOr,
@@ -90,6 +96,12 @@ enum class BoundFn : uint8_t {
 };
 
 struct BoundExpr {
+  BoundExpr() = default;
+  BoundExpr(const BoundExpr&) = default;
+  BoundExpr& operator=(const BoundExpr&) = default;
+  /// Iterative, as ~Expr.
+  ~BoundExpr();
+
   BoundKind kind = BoundKind::kLiteral;
   DataTypeRef type;
   bool nullable = true;

@@ -138,7 +138,7 @@ TEST_F(BinderTest, StringVersusNumberColumnIsAnError) {
 TEST_F(BinderTest, DesugaringAndNullability) {
   auto b = BindSql("id IN (1, 2)");
   ASSERT_TRUE(b);
-  EXPECT_EQ((*b)->fn, BoundFn::kOr);
+  EXPECT_EQ((*b)->fn, BoundFn::kIn);  // a set lookup, not an OR of comparisons
   b = BindSql("id NOT BETWEEN 1 AND 5");
   ASSERT_TRUE(b);
   EXPECT_EQ((*b)->fn, BoundFn::kNot);

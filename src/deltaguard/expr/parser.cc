@@ -9,6 +9,7 @@
 #include "deltaguard/expr/literal.h"
 #include "deltaguard/expr/parser_internal.h"
 #include "deltaguard/schema/ddl.h"
+#include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -22,8 +23,41 @@ constexpr std::array<std::string_view, 23> kReserved = {
     "between", "like", "ilike", "rlike", "regexp",   "case",   "when",    "then",
     "else",    "end",  "as",    "div",   "distinct", "escape", "interval"};
 
-// Recursion guard: deeper input is rejected instead of overflowing the stack.
-constexpr int kMaxDepth = 256;
+// One level of nesting costs about ten parser frames; kMaxExprDepth levels (util/
+// depth_guard.h) keep the parser and every later pass far from the end of the stack.
+constexpr int kMaxDepth = kMaxExprDepth;
+
+/// Builds a chain of one operator as one n-ary node (ast.h invariant 4) while the
+/// parser loops over `a op b op c`: a new operator starts a node whose first child is
+/// the chain so far.
+class ChainBuilder {
+ public:
+  explicit ChainBuilder(ExprRef first) : result_(std::move(first)) {}
+
+  void Add(ExprOp op, ExprRef right, int32_t pos) {
+    if (open_ == nullptr || open_->op != op) {
+      open_ = std::make_shared<Expr>();
+      open_->kind = ExprKind::kBinary;
+      open_->op = op;
+      open_->position = pos;
+      if (result_->kind == ExprKind::kBinary && result_->op == op) {
+        // "(a + b) + c" is the same left fold as "a + b + c": one node.
+        open_->children = result_->children;
+        open_->position = result_->position;
+      } else {
+        open_->children.push_back(std::move(result_));
+      }
+      result_ = open_;
+    }
+    open_->children.push_back(std::move(right));
+  }
+
+  ExprRef Finish() { return std::move(result_); }
+
+ private:
+  ExprRef result_;
+  std::shared_ptr<Expr> open_;  ///< == result_ once an operator was added
+};
 
 class Parser {
  public:
@@ -97,38 +131,40 @@ class Parser {
     return OkStatus();
   }
 
-  struct DepthGuard {
-    explicit DepthGuard(int* d) : depth(d) { ++*depth; }
-    ~DepthGuard() { --*depth; }
-    int* depth;
-  };
+  Error TooDeep() const {
+    return error_(Peek().pos, fmt::format("expression nested too deeply (more than {} "
+                                          "levels of parentheses, calls, CASE or NOT)",
+                                          kMaxDepth));
+  }
 
   Result<ExprRef> ParseOr() {
-    DepthGuard guard(&depth_);
-    if (depth_ > kMaxDepth) return Fail(Peek(), "expression nested too deeply");
+    DepthGuard guard(&budget_);
+    if (guard.exceeded()) return TooDeep();
     DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseAnd());
+    ChainBuilder chain(std::move(left));
     while (IsKeyword(Peek(), "or")) {
       int32_t pos = Next().pos;
       DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseAnd());
-      left = Expr::Binary(ExprOp::kOr, left, right, pos);
+      chain.Add(ExprOp::kOr, std::move(right), pos);
     }
-    return left;
+    return chain.Finish();
   }
 
   Result<ExprRef> ParseAnd() {
     DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseNot());
+    ChainBuilder chain(std::move(left));
     while (IsKeyword(Peek(), "and")) {
       int32_t pos = Next().pos;
       DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseNot());
-      left = Expr::Binary(ExprOp::kAnd, left, right, pos);
+      chain.Add(ExprOp::kAnd, std::move(right), pos);
     }
-    return left;
+    return chain.Finish();
   }
 
   Result<ExprRef> ParseNot() {
     if (IsKeyword(Peek(), "not")) {
-      DepthGuard guard(&depth_);
-      if (depth_ > kMaxDepth) return Fail(Peek(), "expression nested too deeply");
+      DepthGuard guard(&budget_);
+      if (guard.exceeded()) return TooDeep();
       int32_t pos = Next().pos;
       DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseNot());
       return Expr::Unary(ExprOp::kNot, child, pos);
@@ -224,31 +260,34 @@ class Parser {
 
   Result<ExprRef> ParseComparison() {
     DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseAdditive());
+    ChainBuilder chain(std::move(left));
     for (ExprOp op; (op = ComparisonOp(Peek())) != ExprOp::kNone;) {
       int32_t pos = Next().pos;
       DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseAdditive());
-      left = Expr::Binary(op, left, right, pos);
+      chain.Add(op, std::move(right), pos);
     }
-    return left;
+    return chain.Finish();
   }
 
   Result<ExprRef> ParseAdditive() {
     DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseMultiplicative());
+    ChainBuilder chain(std::move(left));
     while (true) {
       const Token& t = Peek();
       ExprOp op = IsSymbol(t, "+")    ? ExprOp::kAdd
                   : IsSymbol(t, "-")  ? ExprOp::kSubtract
                   : IsSymbol(t, "||") ? ExprOp::kConcat
                                       : ExprOp::kNone;
-      if (op == ExprOp::kNone) return left;
+      if (op == ExprOp::kNone) return chain.Finish();
       int32_t pos = Next().pos;
       DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseMultiplicative());
-      left = Expr::Binary(op, left, right, pos);
+      chain.Add(op, std::move(right), pos);
     }
   }
 
   Result<ExprRef> ParseMultiplicative() {
     DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseUnary());
+    ChainBuilder chain(std::move(left));
     while (true) {
       const Token& t = Peek();
       ExprOp op = IsSymbol(t, "*")      ? ExprOp::kMultiply
@@ -256,17 +295,17 @@ class Parser {
                   : IsSymbol(t, "%")    ? ExprOp::kModulo
                   : IsKeyword(t, "div") ? ExprOp::kIntDivide
                                         : ExprOp::kNone;
-      if (op == ExprOp::kNone) return left;
+      if (op == ExprOp::kNone) return chain.Finish();
       int32_t pos = Next().pos;
       DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseUnary());
-      left = Expr::Binary(op, left, right, pos);
+      chain.Add(op, std::move(right), pos);
     }
   }
 
   Result<ExprRef> ParseUnary() {
-    DepthGuard guard(&depth_);
-    if (depth_ > kMaxDepth) return Fail(Peek(), "expression nested too deeply");
     if (IsSymbol(Peek(), "-") || IsSymbol(Peek(), "+")) {
+      DepthGuard guard(&budget_);
+      if (guard.exceeded()) return TooDeep();
       const Token& sign = Next();
       bool minus = sign.text == "-";
       if (Peek().kind == TokenKind::kNumber) {
@@ -455,8 +494,20 @@ class Parser {
   const std::vector<Token>& tokens_;
   internal::SyntaxErrorFn error_;
   size_t idx_ = 0;
-  int depth_ = 0;
+  RecursionBudget budget_{kMaxDepth + 1};  // the whole expression is the first entry
 };
+
+// Chains are parsed by loops, so a tree can be deeper than the parser's recursion
+// (`a + b - c + d ...` alternates operators); bound the tree itself for the passes that
+// recurse over it (binder, printer, evaluator).
+Status CheckTreeDepth(const Expr& e, const internal::SyntaxErrorFn& error) {
+  int depth = ExprDepth(e) - 1;  // a leaf alone nests 0 levels
+  if (depth <= kMaxDepth) return OkStatus();
+  return error(DeepestNode(e).position,
+               fmt::format("expression nested too deeply ({} levels, more than {}; "
+                           "operators that alternate in a chain nest too); split it",
+                           depth, kMaxDepth));
+}
 
 }  // namespace
 
@@ -469,10 +520,13 @@ bool IsReservedWord(std::string_view word) {
 
 Result<ExprRef> ParseExpression(std::string_view sql) {
   DELTA_ASSIGN_OR_RETURN(auto tokens, internal::Tokenize(sql));
-  Parser parser(sql, tokens, [sql](int32_t pos, std::string_view what) {
+  internal::SyntaxErrorFn error = [sql](int32_t pos, std::string_view what) {
     return internal::ExprSyntaxError(sql, pos, what);
-  });
-  return parser.ParseAll();
+  };
+  Parser parser(sql, tokens, error);
+  DELTA_ASSIGN_OR_RETURN(ExprRef e, parser.ParseAll());
+  DELTA_RETURN_IF_ERROR(CheckTreeDepth(*e, error));
+  return e;
 }
 
 namespace internal {
@@ -485,6 +539,7 @@ Result<ExprRef> ParseExpressionAt(std::string_view sql, const std::vector<Token>
   }
   Parser parser(sql, tokens, error, *index);
   DELTA_ASSIGN_OR_RETURN(ExprRef e, parser.ParseOne());
+  DELTA_RETURN_IF_ERROR(CheckTreeDepth(*e, error));
   *index = parser.index();
   return e;
 }

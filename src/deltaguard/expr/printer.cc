@@ -205,10 +205,15 @@ class Printer {
         }
         return;
       case ExprKind::kBinary: {
+        // A left fold: the first operand binds at the operator's level, the others one
+        // tighter (so "a - (b - c)" keeps its parentheses).
         int prec = BinaryPrec(e.op);
+        std::string op = fmt::format(" {} ", ExprOpSymbol(e.op));
         Print(*c[0], prec);
-        out += fmt::format(" {} ", ExprOpSymbol(e.op));
-        Print(*c[1], prec + 1);
+        for (size_t i = 1; i < c.size(); ++i) {
+          out += op;
+          Print(*c[i], prec + 1);
+        }
         return;
       }
       case ExprKind::kIn:

@@ -4,6 +4,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "deltaguard/util/depth_guard.h"
+
 namespace deltaguard::internal {
 
 ReusableJsonDocument::ReusableJsonDocument()
@@ -16,7 +18,14 @@ Result<const JsonValue*> ReusableJsonDocument::Parse(std::string_view text) {
   // so the document never points into freed chunks.
   doc_.SetNull();
   pool_.Clear();
-  doc_.Parse(text.data(), text.size());
+  JsonDepthScan scan = JsonNestingDepth(text, kMaxJsonDepth);
+  if (scan.exceeded_at != std::string_view::npos) {
+    return MakeError(ErrorCode::kCorruptLog,
+                     "invalid JSON: objects and arrays nest deeper than {} levels at "
+                     "offset {}",
+                     kMaxJsonDepth, scan.exceeded_at);
+  }
+  doc_.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (doc_.HasParseError()) {
     return MakeError(ErrorCode::kCorruptLog, "{}", LastError());
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -41,8 +42,7 @@ std::string QuoteNameIfNeeded(std::string_view name) {
 // Parse `raw` as one JSON value; nullopt when it is not valid JSON.
 std::optional<rapidjson::Document> ParseRaw(const std::string& raw) {
   rapidjson::Document doc;
-  doc.Parse(raw.data(), raw.size());
-  if (doc.HasParseError()) return std::nullopt;
+  if (ParseBoundedJson(raw, &doc) != JsonParseOutcome::kOk) return std::nullopt;
   return doc;
 }
 

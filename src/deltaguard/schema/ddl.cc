@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -220,14 +221,13 @@ class DdlParser {
   // --- grammar -----------------------------------------------------------------------
 
   Result<ParsedType> ParseType() {
-    // Bound the recursion so hostile input cannot exhaust the stack.
-    if (depth_ >= kMaxDepth) {
+    // Bound the recursion so hostile input cannot exhaust the stack: the top-level
+    // type is depth 0, ARRAY<INT> has its element at depth 1.
+    DepthGuard guard(&budget_);
+    if (guard.exceeded()) {
       return ErrorAt(pos_, fmt::format("at most {} levels of nested types", kMaxDepth));
     }
-    ++depth_;
-    auto parsed = ParseTypeInner();
-    --depth_;
-    return parsed;
+    return ParseTypeInner();
   }
 
   Result<ParsedType> ParseTypeInner() {
@@ -400,11 +400,11 @@ class DdlParser {
                      fields[dup->first].name, text_);
   }
 
-  static constexpr int kMaxDepth = 128;
+  static constexpr int kMaxDepth = kMaxTypeDepth;  // util/depth_guard.h
 
   std::string_view text_;
   size_t pos_ = 0;
-  int depth_ = 0;
+  RecursionBudget budget_{kMaxDepth + 1};  // the top-level type is one entry
   // ParseLeaves only: the path to the type being parsed, and where leaves go.
   std::vector<TypeStep> steps_;
   std::vector<CharVarcharLeaf>* leaves_ = nullptr;

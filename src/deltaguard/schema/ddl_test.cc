@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/schema/schema_json.h"
+#include "deltaguard/util/depth_guard.h"
 
 namespace deltaguard {
 namespace {
@@ -145,6 +146,19 @@ TEST(DdlTypeTest, DeepNestingIsAnErrorNotACrash) {
   for (int i = 0; i < 10000; ++i) deep += "ARRAY<";
   Error e = TypeError(deep);
   EXPECT_THAT(e.message, HasSubstr("levels of nested types"));
+}
+
+TEST(DdlTypeTest, NestingStopsAtTheSharedTypeLimit) {
+  auto nest = [](int n) {
+    std::string t = "INT";
+    for (int i = 0; i < n; ++i) t = (i % 2 ? "ARRAY<" : "STRUCT<a: ") + t + ">";
+    return t;
+  };
+  auto ok = ParseDdlType(nest(kMaxTypeDepth));
+  EXPECT_TRUE(ok) << ok.error().ToString();
+  Error e = TypeError(nest(kMaxTypeDepth + 1));
+  EXPECT_EQ(e.code, ErrorCode::kParseError);
+  EXPECT_THAT(e.message, HasSubstr("at most 64 levels of nested types"));
 }
 
 TEST(DdlSchemaTest, ColumnListWithConstraintsCommentsAndQuotedNames) {

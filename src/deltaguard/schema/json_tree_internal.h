@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/result.h"
 
 namespace deltaguard::internal {
@@ -34,9 +35,9 @@ struct JsonNode {
   std::string_view KindName() const;
 };
 
-/// Maximum nesting of objects and arrays accepted by ParseJsonTree. Keeps the recursive
-/// walks over the tree (and its destructor) far from the stack limit on hostile input.
-inline constexpr int kMaxJsonDepth = 256;
+/// ParseJsonTree accepts objects and arrays nested at most kMaxJsonDepth
+/// (util/depth_guard.h) deep, which keeps the recursive walks over the tree (and its
+/// destructor) far from the stack limit on hostile input.
 
 /// Parse one JSON document (UTF-8 validated, no trailing content). Invariants of the
 /// result: object keys are unique (duplicates are kParseError), and every node's span

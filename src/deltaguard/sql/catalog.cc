@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "deltaguard/table/table.h"
+#include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
 // Files go through the FileSystem (reads, the atomic registry write, every delete), so
@@ -38,8 +39,7 @@ Status CheckName(std::string_view what, const std::string& name) {
 
 Result<Registry> ParseRegistry(const std::string& text, const std::string& path) {
   rapidjson::Document doc;
-  doc.Parse(text.data(), text.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
+  if (ParseBoundedJson(text, &doc) != JsonParseOutcome::kOk || !doc.IsObject()) {
     return MakeError(ErrorCode::kCorruptData,
                      "table registry '{}' is not a JSON object of name -> location",
                      path);

@@ -16,6 +16,7 @@
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/sql/query_internal.h"
 #include "deltaguard/table/table.h"
+#include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::query_internal {
@@ -48,8 +49,10 @@ std::string CommitInfoSummary(const CommitInfo& info) {
   std::string out = info.operation.value_or("UNKNOWN");
   if (!info.operation_parameters_json) return out;
   rapidjson::Document doc;
-  doc.Parse(info.operation_parameters_json->c_str());
-  if (doc.HasParseError() || !doc.IsObject()) return out;
+  if (ParseBoundedJson(*info.operation_parameters_json, &doc) != JsonParseOutcome::kOk ||
+      !doc.IsObject()) {
+    return out;
+  }
   for (const auto& m : doc.GetObject()) {
     if (m.value.IsNull()) continue;
     std::string value = JsonValueText(m.value);
@@ -66,9 +69,8 @@ std::string FileSummary(std::string_view kind, const std::string& path,
   std::string out = fmt::format("{} {}", kind, MaskFilePath(path));
   if (stats) {
     rapidjson::Document doc;
-    doc.Parse(stats->c_str());
-    if (!doc.HasParseError() && doc.IsObject() && doc.HasMember("numRecords") &&
-        doc["numRecords"].IsInt64()) {
+    if (ParseBoundedJson(*stats, &doc) == JsonParseOutcome::kOk && doc.IsObject() &&
+        doc.HasMember("numRecords") && doc["numRecords"].IsInt64()) {
       out += fmt::format(" rows={}", doc["numRecords"].GetInt64());
     }
   }

@@ -69,10 +69,20 @@ std::string SparkColumnName(const Expr& e) {
     case ExprKind::kUnary:
       return e.op == ExprOp::kNot ? "(NOT " + SparkColumnName(*c[0]) + ")"
                                   : "(- " + SparkColumnName(*c[0]) + ")";
-    case ExprKind::kBinary:
-      if (e.op == ExprOp::kConcat) return "concat(" + Join(c, 0, 2) + ")";
-      return "(" + SparkColumnName(*c[0]) + " " + OpText(e.op) + " " +
-             SparkColumnName(*c[1]) + ")";
+    case ExprKind::kBinary: {
+      // Spark names the nested binary nodes of the left fold: ((a + b) + c).
+      bool concat = e.op == ExprOp::kConcat;
+      std::string out(c.size() - 1, '(');
+      if (concat) {
+        out.clear();
+        for (size_t i = 1; i < c.size(); ++i) out += "concat(";
+      }
+      out += SparkColumnName(*c[0]);
+      std::string sep =
+          concat ? std::string(", ") : std::string(" ") + OpText(e.op) + " ";
+      for (size_t i = 1; i < c.size(); ++i) out += sep + SparkColumnName(*c[i]) + ")";
+      return out;
+    }
     case ExprKind::kIn: {
       std::string in =
           "(" + SparkColumnName(*c[0]) + " IN (" + Join(c, 1, c.size()) + "))";

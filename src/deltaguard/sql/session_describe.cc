@@ -14,6 +14,7 @@
 #include "deltaguard/protocol/protocol.h"
 #include "deltaguard/sql/session_internal.h"
 #include "deltaguard/table/alter.h"
+#include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {
@@ -173,7 +174,7 @@ Result<StatementResult> ExecuteDescribeHistory(SessionState& state,
   int64_t left = stmt.limit.value_or(INT64_MAX);
   for (auto it = history->rbegin(); it != history->rend() && left > 0; ++it, --left) {
     rapidjson::Document doc;
-    if (it->commit_info) doc.Parse(it->commit_info->raw_json.c_str());
+    if (it->commit_info) ParseBoundedJson(it->commit_info->raw_json, &doc);
     const rapidjson::Value& info = doc;  // not an object when absent or unparseable
     auto text = [&](const char* name) { return Member(info, name, Type::kString); };
     rows.Row({it->version, it->timestamp_ms * 1000, text("userId"), text("userName"),

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -36,8 +37,7 @@ namespace {
 // Parses `text` as exactly one JSON value (RapidJSON rejects trailing garbage by
 // default).
 bool ParseJsonValue(std::string_view text, rapidjson::Document* doc) {
-  doc->Parse(text.data(), text.size());
-  return !doc->HasParseError();
+  return ParseBoundedJson(text, doc) == JsonParseOutcome::kOk;
 }
 
 Status CheckUtf8(std::string_view what, std::string_view text) {

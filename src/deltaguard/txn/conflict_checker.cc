@@ -7,6 +7,7 @@
 #include <string>
 
 #include "deltaguard/protocol/protocol.h"
+#include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -208,8 +209,9 @@ Status CheckConcurrentDeletes(const ConflictContext& ctx, const StagedActions& s
 
 bool ReadIsBlindAppend(const CommitInfo& ci) {
   rapidjson::Document doc;
-  doc.Parse(ci.raw_json.data(), ci.raw_json.size());
-  if (doc.HasParseError() || !doc.IsObject()) return false;
+  if (ParseBoundedJson(ci.raw_json, &doc) != JsonParseOutcome::kOk || !doc.IsObject()) {
+    return false;
+  }
   auto it = doc.FindMember("isBlindAppend");
   return it != doc.MemberEnd() && it->value.IsBool() && it->value.GetBool();
 }

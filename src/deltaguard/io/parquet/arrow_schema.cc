@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "deltaguard/util/depth_guard.h"
+
 namespace deltaguard {
 
 Result<std::shared_ptr<arrow::DataType>> ToArrowType(const DataType& type,
@@ -116,7 +118,8 @@ namespace deltaguard {
 
 namespace {
 
-Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type, const std::string& path);
+Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type, const std::string& path,
+                                    int depth);
 
 std::string JoinPath(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;
@@ -128,12 +131,12 @@ std::string ColumnPrefix(const std::string& path) {
 }
 
 Result<std::vector<StructField>> FromArrowFields(const arrow::FieldVector& fields,
-                                                 const std::string& prefix) {
+                                                 const std::string& prefix, int depth) {
   std::vector<StructField> out;
   out.reserve(fields.size());
   for (const auto& f : fields) {
-    DELTA_ASSIGN_OR_RETURN(auto type,
-                           FromArrowTypeAt(*f->type(), JoinPath(prefix, f->name())));
+    DELTA_ASSIGN_OR_RETURN(
+        auto type, FromArrowTypeAt(*f->type(), JoinPath(prefix, f->name()), depth));
     out.push_back(StructField{f->name(), std::move(type), f->nullable(), {}});
   }
   return out;
@@ -150,8 +153,14 @@ Result<DataTypeRef> FromArrowDecimal(const arrow::DecimalType& dec,
   return DecimalType::Make(dec.precision(), dec.scale());
 }
 
-Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type,
-                                    const std::string& path) {
+Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type, const std::string& path,
+                                    int depth) {
+  if (depth > kMaxTypeDepth) {
+    return MakeError(ErrorCode::kUnsupportedFeature,
+                     "{}the type nests deeper than {} levels, the deepest Delta type "
+                     "deltaguard reads or writes (docs/behaviour.md, Limits on nesting)",
+                     ColumnPrefix(path), kMaxTypeDepth);
+  }
   using arrow::Type;
   switch (type.id()) {
     case Type::INT8:
@@ -204,25 +213,27 @@ Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type,
       const auto& element = type.field(0);
       DELTA_ASSIGN_OR_RETURN(
           auto element_type,
-          FromArrowTypeAt(*element->type(), JoinPath(path, "element")));
+          FromArrowTypeAt(*element->type(), JoinPath(path, "element"), depth + 1));
       return std::make_shared<ArrayType>(std::move(element_type), element->nullable());
     }
     case Type::STRUCT: {
-      DELTA_ASSIGN_OR_RETURN(auto fields, FromArrowFields(type.fields(), path));
+      DELTA_ASSIGN_OR_RETURN(auto fields,
+                             FromArrowFields(type.fields(), path, depth + 1));
       return std::make_shared<StructType>(std::move(fields));
     }
     case Type::MAP: {
       const auto& map = static_cast<const arrow::MapType&>(type);
-      DELTA_ASSIGN_OR_RETURN(auto key,
-                             FromArrowTypeAt(*map.key_type(), JoinPath(path, "key")));
-      DELTA_ASSIGN_OR_RETURN(auto value,
-                             FromArrowTypeAt(*map.item_type(), JoinPath(path, "value")));
+      DELTA_ASSIGN_OR_RETURN(
+          auto key, FromArrowTypeAt(*map.key_type(), JoinPath(path, "key"), depth + 1));
+      DELTA_ASSIGN_OR_RETURN(
+          auto value,
+          FromArrowTypeAt(*map.item_type(), JoinPath(path, "value"), depth + 1));
       return std::make_shared<MapType>(std::move(key), std::move(value),
                                        map.item_field()->nullable());
     }
     case Type::DICTIONARY:
       return FromArrowTypeAt(
-          *static_cast<const arrow::DictionaryType&>(type).value_type(), path);
+          *static_cast<const arrow::DictionaryType&>(type).value_type(), path, depth);
     default:
       break;
   }
@@ -234,11 +245,11 @@ Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type,
 }  // namespace
 
 Result<DataTypeRef> FromArrowType(const arrow::DataType& type) {
-  return FromArrowTypeAt(type, "");
+  return FromArrowTypeAt(type, "", 0);
 }
 
 Result<SchemaRef> FromArrowSchema(const arrow::Schema& schema) {
-  DELTA_ASSIGN_OR_RETURN(auto fields, FromArrowFields(schema.fields(), ""));
+  DELTA_ASSIGN_OR_RETURN(auto fields, FromArrowFields(schema.fields(), "", 0));
   return std::make_shared<const StructType>(std::move(fields));
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/util/depth_guard.h"
 
 namespace deltaguard {
 namespace {
@@ -105,6 +106,22 @@ TEST(FromArrowTypeTest, UnsupportedTypesNameTheColumn) {
       FromArrowType(*arrow::sparse_union({arrow::field("a", arrow::int8())}));
   ASSERT_FALSE(anonymous);
   EXPECT_EQ(anonymous.error().code, ErrorCode::kUnsupportedFeature);
+}
+
+TEST(FromArrowTypeTest, NestingDeeperThanDeltaTypesIsRefused) {
+  auto nest = [](int n) {
+    std::shared_ptr<arrow::DataType> t = arrow::int32();
+    for (int i = 0; i < n; ++i) {
+      t = i % 2 ? arrow::list(t) : arrow::struct_({arrow::field("a", t)});
+    }
+    return arrow::schema({arrow::field("c", t)});
+  };
+  EXPECT_TRUE(FromArrowSchema(*nest(kMaxTypeDepth)));
+  auto deep = FromArrowSchema(*nest(kMaxTypeDepth + 1));
+  ASSERT_FALSE(deep);
+  EXPECT_EQ(deep.error().code, ErrorCode::kUnsupportedFeature);
+  EXPECT_THAT(deep.error().message, ::testing::HasSubstr("deeper than 64 levels"));
+  EXPECT_FALSE(FromArrowSchema(*nest(10000)));
 }
 
 }  // namespace
