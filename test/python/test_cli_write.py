@@ -503,3 +503,64 @@ def test_column_mapping_table_written_with_physical_names(tmp_path):
     names = pq.read_schema(data_files(path)[0]).names
     assert all(n.startswith("col-") for n in names)
     assert sorted(r["id"] for r in dg_rows(path)) == [1, 2, 3]
+
+
+# --- text inputs: quotes, UTF-8, long JSON lines, escaped messages -----------------------
+
+def test_csv_unterminated_quote_fails_naming_the_line_not_merging_rows(table, tmp_path):
+    csv = tmp_path / "quote.csv"
+    csv.write_bytes(b'order_id,note\n1,"abc\n2,def\n3,ghi\n')
+    before = snapshot_state(table)
+    res = dg_write(table, str(csv), ok=False)
+    assert_error(res, EXIT_USAGE, names=["quote.csv", "line 2"], contains=["--multi-line"])
+    assert snapshot_state(table) == before
+    # multiLine: a quote still open at the end of the file is refused too.
+    res = dg_write(table, str(csv), ok=False, multi_line=True)
+    assert_error(res, EXIT_USAGE, names=["quote.csv", "line 2"], contains=["end of the file"])
+    assert snapshot_state(table) == before
+
+
+def test_csv_row_count_reported_equals_the_records(table, tmp_path):
+    csv = tmp_path / "multi.csv"
+    csv.write_bytes(b'order_id,note\n1,"two\nlines"\n2,"a ""quote"""\n3,plain\n')
+    res = dg_write(table, str(csv), multi_line=True, output="json")
+    records = 3
+    assert json.loads(res.stdout)["rows"] == records
+    rows = DeltaTable(table).to_pyarrow_table().sort_by("order_id").to_pylist()
+    assert [r["note"] for r in rows] == ["two\nlines", 'a "quote"', "plain"]
+    assert len(rows) == records
+
+
+def test_json_invalid_utf8_is_refused_or_replaced(table, tmp_path):
+    js = tmp_path / "bad.json"
+    js.write_bytes(b'{"order_id": 1, "note": "ok"}\n{"order_id": 2, "note": "a\xffb"}\n')
+    before = snapshot_state(table)
+    res = dg_write(table, str(js), ok=False)
+    assert_error(res, EXIT_USAGE, names=["bad.json", "line 2, column 27", "\\xFF"],
+                 contains=["UTF-8", "--invalid-utf8 replace"])
+    assert snapshot_state(table) == before
+    dg_write(table, str(js), invalid_utf8="replace")
+    notes = sorted(DeltaTable(table).to_pyarrow_table().column("note").to_pylist())
+    assert notes == ["a\ufffdb", "ok"]
+
+
+def test_json_line_longer_than_the_block_names_the_line_and_the_flag(table, tmp_path):
+    js = tmp_path / "long.json"
+    long_note = "x" * 5000
+    js.write_text('{"order_id": 1}\n{"order_id": 2, "note": "%s"}\n' % long_note)
+    res = dg_write(table, str(js), ok=False, json_block_size="1024")
+    assert_error(res, EXIT_USAGE, names=["long.json", "line 2", "1024"],
+                 contains=["--json-block-size"])
+    assert "straddl" not in res.stderr
+    dg_write(table, str(js), json_block_size="65536")
+    assert DeltaTable(table).to_pyarrow_table().num_rows == 2
+
+
+def test_terminal_escapes_in_input_and_file_name_never_reach_stderr(table, tmp_path):
+    esc = "\x1b[31m"
+    csv = tmp_path / f"evil{esc}.csv"
+    csv.write_bytes(b"order_id\n" + esc.encode() + b"1" * 5000 + b"\n")
+    res = dg_write(table, str(csv), ok=False)
+    assert res.returncode == EXIT_USAGE, res.describe()
+    assert "\x1b" not in res.stderr and "\\x1B[31m" in res.stderr, res.describe()
+    assert len(res.stderr) < 1500, res.describe()

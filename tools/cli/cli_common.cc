@@ -230,12 +230,15 @@ void AppendJsonStringArray(const std::vector<std::string>& values, std::string* 
 int ReportError(const Error& error, const std::string& table) {
   // Multi-line messages (schemas side by side) keep their layout: the first line names
   // the table, the rest follows verbatim.
-  std::string msg = error.ToString();
+  // The last line of defence: no control character of a message (or of the table
+  // path) reaches the terminal, whoever built the message.
+  std::string msg = EscapeControlCharacters(error.ToString());
   while (!msg.empty() && msg.back() == '\n') msg.pop_back();
   if (table.empty()) {
     std::cerr << "deltaguard: " << msg << std::endl;
   } else {
-    std::cerr << "deltaguard: " << table << ": " << msg << std::endl;
+    std::cerr << "deltaguard: " << EscapeControlCharacters(table) << ": " << msg
+              << std::endl;
   }
   return ExitCodeFor(error.code);
 }

@@ -125,7 +125,7 @@ class Shell {
 
   void PrintError(const Error& error) {
     ++errors_;
-    std::string msg = error.ToString();
+    std::string msg = EscapeControlCharacters(error.ToString());
     while (!msg.empty() && msg.back() == '\n') msg.pop_back();
     std::cout.flush();
     std::cerr << msg << std::endl;

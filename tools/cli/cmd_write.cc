@@ -71,6 +71,14 @@ Result<InputOptions> InputOptionsFrom(const Args& args) {
     }
     options.csv_delimiter = d[0];
   }
+  options.csv_multi_line = args.Has("--multi-line");
+  if (auto policy = args.Get("--invalid-utf8")) {
+    DELTA_ASSIGN_OR_RETURN(options.invalid_utf8, ParseInvalidUtf8Policy(*policy));
+  }
+  if (auto size = args.Get("--json-block-size")) {
+    DELTA_ASSIGN_OR_RETURN(options.json_block_size,
+                           ParseInt64(*size, "--json-block-size"));
+  }
   return options;
 }
 
@@ -143,7 +151,8 @@ constexpr const char* kCreateUsage =
 constexpr const char* kWriteUsage =
     "usage: deltaguard write TABLE FILE... [--mode append|overwrite|error|ignore] "
     "[--merge-schema] [--overwrite-schema] [--replace-where PRED] "
-    "[--format parquet|csv|json|arrow] [--no-header] [--delimiter C] "
+    "[--format parquet|csv|json|arrow] [--no-header] [--delimiter C] [--multi-line] "
+    "[--invalid-utf8 fail|replace] [--json-block-size BYTES] "
     "[--partition-by a,b] [--property k=v]... [--txn-app-id ID --txn-version N] "
     "[--compression snappy|zstd] [--conf key=value]... "
     "[--on-violation fail|quarantine=QTABLE] [--output text|json]";
@@ -208,10 +217,10 @@ bool JsonOutput(const Args& args) {
 }  // namespace
 
 int RunCreate(const std::vector<std::string>& argv) {
-  FlagSpec spec{
-      {"--schema", "--schema-file", "--from-file", "--partition-by", "--property",
-       "--name", "--comment", "--output", "--format", "--delimiter"},
-      {"--if-not-exists", "--no-header"}};
+  FlagSpec spec{{"--schema", "--schema-file", "--from-file", "--partition-by",
+                 "--property", "--name", "--comment", "--output", "--format",
+                 "--delimiter", "--invalid-utf8", "--json-block-size"},
+                {"--if-not-exists", "--no-header", "--multi-line"}};
   auto args = ParseArgs(argv, spec);
   if (!args) return ReportError(args.error(), "");
   if (args->positional.size() != 1) {
@@ -263,9 +272,10 @@ int RunCreate(const std::vector<std::string>& argv) {
 int RunWrite(const std::vector<std::string>& argv) {
   FlagSpec spec{{"--mode", "--replace-where", "--format", "--delimiter", "--partition-by",
                  "--property", "--txn-app-id", "--txn-version", "--compression",
-                 "--target-file-size", "--conf", "--output", "--on-violation"},
+                 "--target-file-size", "--conf", "--output", "--on-violation",
+                 "--invalid-utf8", "--json-block-size"},
                 {"--merge-schema", "--no-merge-schema", "--overwrite-schema",
-                 "--no-header", "--no-checkpoint"}};
+                 "--no-header", "--no-checkpoint", "--multi-line"}};
   auto args = ParseArgs(argv, spec);
   if (!args) return ReportError(args.error(), "");
   if (args->positional.size() < 2) {

@@ -68,6 +68,8 @@ Result<SampleColumns> EvaluateSampleColumns(
 }
 
 // "{a: -1, s.x: NULL, name: "bob"}": strings quoted (JSON), other values as in tables.
+constexpr size_t kSampleRowBytes = 300;
+
 std::string RenderRow(const SampleColumns& cols, int64_t row) {
   std::string out = "{";
   for (size_t c = 0; c < cols.names.size(); ++c) {
@@ -85,7 +87,8 @@ std::string RenderRow(const SampleColumns& cols, int64_t row) {
       AppendTextValue(array, row, /*csv=*/false, &out);
     }
   }
-  return out + "}";
+  // Rows are input data: control characters escaped, long values cut.
+  return EscapeForMessage(out + "}", kSampleRowBytes);
 }
 
 // Append up to `max_samples - samples->size()` violating rows of `result`.

@@ -16,7 +16,9 @@
 #include <utility>
 
 #include "deltaguard/exec/json_depth_internal.h"
+#include "deltaguard/exec/text_stream_internal.h"
 #include "deltaguard/exec/text_values_internal.h"
+#include "deltaguard/exec/utf8_check_internal.h"
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/parquet_file.h"
@@ -35,6 +37,35 @@ bool IsHiddenName(const std::string& name) {
 }
 
 bool HasGlob(std::string_view s) { return s.find_first_of("*?[") != std::string::npos; }
+
+/// What the user can do about an Arrow CSV/JSON error, by its wording ("" if nothing).
+std::string ThirdPartyHint(std::string_view message) {
+  if (message.find("Empty CSV file") != std::string_view::npos) {
+    return "; the file (or its first block) has no header line: a CSV input needs one "
+           "(or --no-header with at least one row)";
+  }
+  if (message.find("Expected ") != std::string_view::npos &&
+      message.find(" columns, got ") != std::string_view::npos) {
+    return "; every row must have as many fields as the header: quote values that "
+           "contain the delimiter, or check --delimiter";
+  }
+  if (message.find("magic bytes") != std::string_view::npos) {
+    return "; the file is not Parquet: check its extension, or name the format with "
+           "--format";
+  }
+  if (message.find("size is 0 bytes") != std::string_view::npos) {
+    return "; the file is empty";
+  }
+  if (message.find("deserialize thrift") != std::string_view::npos ||
+      message.find("footer") != std::string_view::npos) {
+    return "; the file is truncated or corrupt (an interrupted copy?): write it again";
+  }
+  if (message.find("straddl") != std::string_view::npos) {
+    return "; one record is larger than the reader's block (for JSON, raise "
+           "`--json-block-size BYTES`, InputOptions::json_block_size)";
+  }
+  return "";
+}
 
 Status AppendDirectory(const fs::path& dir, std::vector<std::string>* out) {
   std::vector<std::string> files;
@@ -71,13 +102,15 @@ class InputBatchReader final : public arrow::RecordBatchReader {
  public:
   InputBatchReader(std::string path, ErrorCode code,
                    std::shared_ptr<arrow::Schema> schema, NextBatchFn next,
-                   std::vector<TextColumnConversion> conversions, int64_t batch_rows)
+                   std::vector<TextColumnConversion> conversions, int64_t batch_rows,
+                   bool check_utf8)
       : path_(std::move(path)),
         code_(code),
         schema_(std::move(schema)),
         next_(std::move(next)),
         conversions_(std::move(conversions)),
-        batch_rows_(std::max<int64_t>(batch_rows, 1)) {}
+        batch_rows_(std::max<int64_t>(batch_rows, 1)),
+        check_utf8_(check_utf8) {}
 
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
 
@@ -92,6 +125,10 @@ class InputBatchReader final : public arrow::RecordBatchReader {
         if (!st.ok()) return ToArrowStatus(StreamError(st));
         if (batch == nullptr) return arrow::Status::OK();  // end of input
         if (batch->num_rows() > 0) break;
+      }
+      if (check_utf8_) {
+        Status valid = CheckUtf8Columns(*batch, path_, rows_read_);
+        if (!valid) return ToArrowStatus(valid.error());
       }
       auto converted =
           ConvertTextColumns(batch, conversions_, schema_, path_, rows_read_);
@@ -109,10 +146,13 @@ class InputBatchReader final : public arrow::RecordBatchReader {
 
  private:
   Error StreamError(const arrow::Status& st) const {
-    Error e = FromArrowStatus(st, code_, fmt::format("input file '{}'", path_));
-    if (!HasDeltaDetail(st)) {
-      e.message += fmt::format(" (in the block after row {})", rows_read_);
-    }
+    if (HasDeltaDetail(st)) return FromArrowStatus(st, code_, "");
+    // A third-party message may quote input bytes: escape and bound it.
+    arrow::Status safe = st.WithMessage(EscapeForMessage(st.message(), 500));
+    Error e = FromArrowStatus(safe, code_,
+                              fmt::format("input file '{}'", EscapeForMessage(path_)));
+    e.message += fmt::format(" (in the block after row {}){}", rows_read_,
+                             ThirdPartyHint(st.message()));
     return e;
   }
   static bool HasDeltaDetail(const arrow::Status& st) {
@@ -126,6 +166,7 @@ class InputBatchReader final : public arrow::RecordBatchReader {
   NextBatchFn next_;
   std::vector<TextColumnConversion> conversions_;
   int64_t batch_rows_;
+  bool check_utf8_;
   std::shared_ptr<arrow::RecordBatch> pending_;
   int64_t pending_offset_ = 0;
   int64_t rows_read_ = 0;
@@ -149,13 +190,65 @@ Result<std::shared_ptr<arrow::io::ReadableFile>> OpenLocal(const std::string& pa
   return *file;
 }
 
+/// A CSV (`csv_delimiter` set) or JSON file read through the checks of
+/// text_stream_internal.h.
+Result<std::shared_ptr<arrow::io::InputStream>> OpenText(
+    const std::string& path, const InputOptions& options,
+    std::optional<char> csv_delimiter) {
+  DELTA_ASSIGN_OR_RETURN(auto file, OpenLocal(path));
+  TextStreamChecks checks;
+  checks.path = path;
+  checks.replace_invalid_utf8 =
+      options.invalid_utf8 == InputOptions::InvalidUtf8::kReplace;
+  if (csv_delimiter) {
+    checks.csv = true;
+    checks.csv_delimiter = *csv_delimiter;
+    checks.csv_multi_line = options.csv_multi_line;
+  } else {
+    checks.max_line_bytes = options.json_block_size;
+    checks.max_line_hint =
+        "the block size (`--json-block-size BYTES`, InputOptions::json_block_size)";
+  }
+  return MakeCheckedTextStream(std::move(file), std::move(checks));
+}
+
+Result<int32_t> JsonBlockSize(const InputOptions& options) {
+  constexpr int64_t kMax = int64_t{1} << 30;
+  if (options.json_block_size < 1024 || options.json_block_size > kMax) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "the JSON block size must be between 1024 bytes and 1 GiB, got {}",
+                     options.json_block_size);
+  }
+  return static_cast<int32_t>(options.json_block_size);
+}
+
+/// An Arrow error from opening a CSV/JSON reader (which reads the first block), with
+/// the file named and its input bytes escaped; a DeltaErrorDetail passes unchanged.
+Error OpenError(const arrow::Status& st, const std::string& path,
+                std::string_view format) {
+  if (st.detail() != nullptr &&
+      std::string_view(st.detail()->type_id()) == "deltaguard::DeltaErrorDetail") {
+    return FromArrowStatus(st, ErrorCode::kParseError, "");
+  }
+  Error e = FromArrowStatus(
+      st.WithMessage(EscapeForMessage(st.message(), 500)), ErrorCode::kParseError,
+      fmt::format("cannot read {} file '{}'", format, EscapeForMessage(path)));
+  e.message += ThirdPartyHint(st.message());
+  return e;
+}
+
 Result<OpenedInput> OpenParquet(const std::string& path, const InputOptions& options) {
   DELTA_RETURN_IF_ERROR(InitializeArrowCompute());
   // Columns decode in parallel on the CPU pool: input decoding is half of a write.
   auto props = DefaultArrowReaderProperties(/*use_threads=*/true, options.batch_rows);
-  DELTA_ASSIGN_OR_RETURN(
-      std::shared_ptr<parquet::arrow::FileReader> reader,
-      OpenParquetFile(MakeLocalFileSystem(), path, props, ErrorCode::kCorruptData));
+  auto opened =
+      OpenParquetFile(MakeLocalFileSystem(), path, props, ErrorCode::kCorruptData);
+  if (!opened) {
+    Error e = opened.error();
+    e.message += ThirdPartyHint(e.message);
+    return tl::unexpected(std::move(e));
+  }
+  std::shared_ptr<parquet::arrow::FileReader> reader = std::move(*opened);
   std::string context = fmt::format("cannot read Parquet file '{}'", path);
   // Row group by row group: the reader decodes one row group's columns at a time.
   DELTA_ARROW_ASSIGN_OR_RETURN(std::shared_ptr<arrow::RecordBatchReader> batches,
@@ -225,17 +318,25 @@ Result<OpenedInput> OpenCsv(const std::string& path, const InputOptions& options
   auto read = arrow::csv::ReadOptions::Defaults();
   read.use_threads = false;
   read.autogenerate_column_names = !options.csv_header;
+  if (delimiter == '"' || delimiter == '\n' || delimiter == '\r') {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "CSV delimiter {} cannot be a quote or a line break",
+                     EscapeForMessage(std::string(1, delimiter)));
+  }
   auto parse = arrow::csv::ParseOptions::Defaults();
   parse.delimiter = delimiter;
+  parse.newlines_in_values = options.csv_multi_line;
   auto convert = CsvConvertOptions();
+  // The bytes are checked as they are read (text_stream_internal.h), with their line.
+  convert.check_utf8 = false;
   auto io_context = arrow::io::default_io_context();
 
   // Probe the first block for the column names and the inferred types.
-  DELTA_ASSIGN_OR_RETURN(auto probe_file, OpenLocal(path));
-  DELTA_ARROW_ASSIGN_OR_RETURN(
-      auto probe,
-      arrow::csv::StreamingReader::Make(io_context, probe_file, read, parse, convert),
-      ErrorCode::kParseError, context);
+  DELTA_ASSIGN_OR_RETURN(auto probe_file, OpenText(path, options, delimiter));
+  auto probed =
+      arrow::csv::StreamingReader::Make(io_context, probe_file, read, parse, convert);
+  if (!probed.ok()) return OpenError(probed.status(), path, "CSV");
+  std::shared_ptr<arrow::csv::StreamingReader> probe = *probed;
   std::shared_ptr<arrow::Schema> inferred = probe->schema();
   DELTA_ARROW_RETURN_NOT_OK(probe_file->Close(), ErrorCode::kIOError, context);
 
@@ -285,11 +386,10 @@ Result<OpenedInput> OpenCsv(const std::string& path, const InputOptions& options
   }
   out.schema = arrow::schema(std::move(fields));
 
-  DELTA_ASSIGN_OR_RETURN(auto file, OpenLocal(path));
-  DELTA_ARROW_ASSIGN_OR_RETURN(
-      std::shared_ptr<arrow::csv::StreamingReader> reader,
-      arrow::csv::StreamingReader::Make(io_context, file, read, parse, convert),
-      ErrorCode::kParseError, context);
+  DELTA_ASSIGN_OR_RETURN(auto file, OpenText(path, options, delimiter));
+  auto made = arrow::csv::StreamingReader::Make(io_context, file, read, parse, convert);
+  if (!made.ok()) return OpenError(made.status(), path, "CSV");
+  std::shared_ptr<arrow::csv::StreamingReader> reader = *made;
   out.next = [reader, names](std::shared_ptr<arrow::RecordBatch>* b) {
     arrow::Status st = reader->ReadNext(b);
     return st.ok() ? st : NameCsvColumn(st, names);
@@ -301,16 +401,14 @@ Result<OpenedInput> OpenJson(const std::string& path, const InputOptions& option
   std::string context = fmt::format("cannot read JSON file '{}'", path);
   auto read = arrow::json::ReadOptions::Defaults();
   read.use_threads = false;
+  DELTA_ASSIGN_OR_RETURN(read.block_size, JsonBlockSize(options));
   auto parse = arrow::json::ParseOptions::Defaults();
   // Arrow's reader recurses per nesting level: refuse what no column could hold first.
   DELTA_RETURN_IF_ERROR(internal::CheckJsonInputDepth(path));
 
-  DELTA_ASSIGN_OR_RETURN(auto probe_file, OpenLocal(path));
+  DELTA_ASSIGN_OR_RETURN(auto probe_file, OpenText(path, options, std::nullopt));
   auto probed = arrow::json::StreamingReader::Make(probe_file, read, parse);
-  if (!probed.ok()) {
-    return FromArrowStatus(NameJsonLine(probed.status(), 0), ErrorCode::kParseError,
-                           context);
-  }
+  if (!probed.ok()) return OpenError(NameJsonLine(probed.status(), 0), path, "JSON");
   std::shared_ptr<arrow::json::StreamingReader> probe = *probed;
   std::shared_ptr<arrow::Schema> inferred = probe->schema();
   DELTA_ARROW_RETURN_NOT_OK(probe_file->Close(), ErrorCode::kIOError, context);
@@ -343,13 +441,10 @@ Result<OpenedInput> OpenJson(const std::string& path, const InputOptions& option
   parse.unexpected_field_behavior = arrow::json::UnexpectedFieldBehavior::Error;
   out.schema = arrow::schema(std::move(out_fields));
 
-  DELTA_ASSIGN_OR_RETURN(auto file, OpenLocal(path));
+  DELTA_ASSIGN_OR_RETURN(auto file, OpenText(path, options, std::nullopt));
   // Make reads the first block, so its errors get their line too.
   auto made = arrow::json::StreamingReader::Make(file, read, parse);
-  if (!made.ok()) {
-    return FromArrowStatus(NameJsonLine(made.status(), 0), ErrorCode::kParseError,
-                           context);
-  }
+  if (!made.ok()) return OpenError(NameJsonLine(made.status(), 0), path, "JSON");
   std::shared_ptr<arrow::json::StreamingReader> reader = *made;
   auto rows = std::make_shared<int64_t>(0);
   out.next = [reader, rows](std::shared_ptr<arrow::RecordBatch>* b) {
@@ -398,6 +493,15 @@ Result<InputFormat> ParseInputFormat(std::string_view name) {
       "unknown input format '{}' (expected parquet, csv, json, ndjson, jsonl, "
       "arrow, ipc or feather)",
       name);
+}
+
+Result<InputOptions::InvalidUtf8> ParseInvalidUtf8Policy(std::string_view name) {
+  std::string n = AsciiToLower(name);
+  if (n == "fail") return InputOptions::InvalidUtf8::kFail;
+  if (n == "replace") return InputOptions::InvalidUtf8::kReplace;
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "invalid UTF-8 policy '{}' (expected fail or replace)",
+                   EscapeForMessage(name));
 }
 
 std::string_view InputFormatName(InputFormat format) {
@@ -492,7 +596,8 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> OpenInput(const InputFile& fil
                        : ErrorCode::kCorruptData;
   return std::make_shared<InputBatchReader>(
       file.path, code, std::move(opened.schema), std::move(opened.next),
-      std::move(opened.conversions), options.batch_rows);
+      std::move(opened.conversions), options.batch_rows,
+      /*check_utf8=*/code == ErrorCode::kCorruptData);
 }
 
 }  // namespace deltaguard

@@ -40,12 +40,28 @@ struct InputOptions {
   bool csv_header = true;
   /// ',' by default; a .tsv file read with format kAuto uses '\t'.
   char csv_delimiter = ',';
+  /// CSV: a quoted value may contain line breaks (Spark's `multiLine`, off by default).
+  /// Off, a line break inside a quoted field is kInvalidArgument naming the line where
+  /// the quote opened; on or off, a quote still open at the end of the file is too.
+  bool csv_multi_line = false;
+  /// CSV and JSON: kFail refuses an ill-formed UTF-8 sequence (kInvalidArgument naming
+  /// the file, line and column); kReplace stores U+FFFD in its place. Parquet and IPC
+  /// inputs are always checked and refused (docs/behaviour.md "CSV and JSON input").
+  enum class InvalidUtf8 : uint8_t { kFail, kReplace };
+  InvalidUtf8 invalid_utf8 = InvalidUtf8::kFail;
+  /// JSON: the reader's block in bytes, also the longest line (one JSON value) it reads;
+  /// a longer line is kInvalidArgument naming it and this option
+  /// (`--json-block-size`).
+  int64_t json_block_size = int64_t{1} << 20;
   /// The table schema (may be null). CSV/JSON columns whose names match a table column
   /// case-insensitively are parsed as the table's type; unmatched columns are inferred
   /// from the first block.
   SchemaRef type_hint;
   int64_t batch_rows = 256 * 1024;
 };
+
+/// "fail" or "replace" (case-insensitive); anything else is kInvalidArgument.
+Result<InputOptions::InvalidUtf8> ParseInvalidUtf8Policy(std::string_view name);
 
 /// An inspected input: its resolved format and the Arrow schema OpenInput will yield.
 struct InputFile {

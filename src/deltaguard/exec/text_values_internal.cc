@@ -88,8 +88,9 @@ Result<std::shared_ptr<arrow::Array>> ParseTemporalColumn(const arrow::StringArr
     if (problem) {
       return MakeError(
           ErrorCode::kParseError,
-          "input file '{}', row {}, column '{}': cannot parse '{}' as {}: {}", path,
-          first_row + i + 1, c.name, value, c.target->ToString(), *problem);
+          "input file '{}', row {}, column '{}': cannot parse '{}' as {}: {}",
+          EscapeForMessage(path), first_row + i + 1, EscapeForMessage(c.name),
+          EscapeForMessage(value), c.target->ToString(), *problem);
     }
   }
   std::shared_ptr<arrow::Array> out;
@@ -132,15 +133,16 @@ Result<std::shared_ptr<arrow::Array>> CastTextColumn(
     return MakeError(ErrorCode::kParseError,
                      "input file '{}', row {}, column '{}': {} does not fit {} ({}); "
                      "values are never rounded or truncated",
-                     path, first_row + lo + 1, c.name, DecimalText(*text, lo),
-                     c.target->ToString(),
+                     EscapeForMessage(path), first_row + lo + 1, EscapeForMessage(c.name),
+                     DecimalText(*text, lo), c.target->ToString(),
                      one.ok() ? cast.status().message() : one.status().message());
   }
   const auto& strings = static_cast<const arrow::StringArray&>(*text);
   return MakeError(ErrorCode::kParseError,
                    "input file '{}', row {}, column '{}': cannot parse '{}' as {} ({})",
-                   path, first_row + lo + 1, c.name, strings.GetView(lo),
-                   c.target->ToString(), cast.status().message());
+                   EscapeForMessage(path), first_row + lo + 1, EscapeForMessage(c.name),
+                   EscapeForMessage(strings.GetView(lo)), c.target->ToString(),
+                   EscapeForMessage(cast.status().message()));
 }
 
 }  // namespace
@@ -318,7 +320,8 @@ arrow::Status NameCsvColumn(const arrow::Status& status,
     any = true;
   }
   if (!any || index >= names.size()) return status;
-  return status.WithMessage(fmt::format("column '{}': {}", names[index], msg));
+  return status.WithMessage(
+      fmt::format("column '{}': {}", EscapeForMessage(names[index]), msg));
 }
 
 arrow::Status NameJsonLine(const arrow::Status& status, int64_t rows_before) {

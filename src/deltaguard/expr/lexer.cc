@@ -1,8 +1,11 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <string>
 
 #include "deltaguard/expr/lexer_internal.h"
+#include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {
 namespace {
@@ -108,6 +111,9 @@ Result<size_t> LexString(std::string_view sql, size_t i, std::string* out,
 
 }  // namespace
 
+// How much of a statement's line a syntax error echoes.
+constexpr size_t kEchoBytes = 400;
+
 Error ExprSyntaxError(std::string_view sql, int32_t pos, std::string_view what) {
   if (pos < 0) pos = 0;
   if (static_cast<size_t>(pos) > sql.size()) pos = static_cast<int32_t>(sql.size());
@@ -120,8 +126,11 @@ Error ExprSyntaxError(std::string_view sql, int32_t pos, std::string_view what) 
   for (char& c : line) {
     if (c == '\t' || c == '\r') c = ' ';
   }
-  return MakeError(ErrorCode::kParseError, "{} at position {}\n  {}\n  {}^", what,
-                   pos + 1, line, std::string(pos - line_start, ' '));
+  // The statement is user text: escape control bytes and bound what is echoed.
+  return MakeError(ErrorCode::kParseError, "{} at position {}\n  {}\n  {}^",
+                   EscapeControlCharacters(what), pos + 1,
+                   EscapeForMessage(line, kEchoBytes),
+                   std::string(std::min<size_t>(pos - line_start, kEchoBytes), ' '));
 }
 
 LineColumn LineColumnAt(std::string_view text, int32_t pos) {
@@ -152,7 +161,9 @@ Error ScriptSyntaxError(std::string_view script, int32_t pos, std::string_view w
   }
   return MakeError(ErrorCode::kParseError,
                    "syntax error at line {}, column {}: {}\n  {}\n  {}^", lc.line,
-                   lc.column, what, line, std::string(lc.column - 1, ' '));
+                   lc.column, EscapeControlCharacters(what),
+                   EscapeForMessage(line, kEchoBytes),
+                   std::string(std::min<size_t>(lc.column - 1, kEchoBytes), ' '));
 }
 
 Result<std::vector<Token>> Tokenize(std::string_view sql) {
@@ -165,6 +176,13 @@ Result<std::vector<Token>> Tokenize(std::string_view sql, const SyntaxErrorFn& e
   if (sql.size() > (1u << 30)) {
     return MakeError(ErrorCode::kParseError, "expression is too long ({} bytes)",
                      sql.size());
+  }
+  // Every identifier, literal and comment is UTF-8: Delta stores names, CHECK text and
+  // values as UTF-8 strings that other engines decode strictly.
+  if (size_t bad = 0; !IsValidUtf8(sql, &bad)) {
+    return error(static_cast<int32_t>(bad),
+                 fmt::format("invalid UTF-8 (byte {}); SQL text must be UTF-8",
+                             EscapeForMessage(sql.substr(bad, 1))));
   }
   std::vector<Token> tokens;
   size_t i = 0;
@@ -280,7 +298,9 @@ Result<std::vector<Token>> Tokenize(std::string_view sql, const SyntaxErrorFn& e
       len = 1;
     }
     if (len == 0) {
-      return error(static_cast<int32_t>(i), fmt::format("unexpected character '{}'", c));
+      return error(
+          static_cast<int32_t>(i),
+          fmt::format("unexpected character '{}'", EscapeForMessage(sql.substr(i, 1))));
     }
     push(TokenKind::kSymbol, std::string(rest.substr(0, len)), start, i + len);
     i += len;

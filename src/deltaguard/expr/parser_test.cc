@@ -149,6 +149,25 @@ const std::vector<std::string> kRoundTrip = {
     "concat ( num , text ) != '9i'",
     "price * quantity <= 1000.00 OR discount IS NULL"};
 
+TEST(ParserTest, InvalidUtf8IsASyntaxErrorAtItsPosition) {
+  for (const std::string sql : {"s = 'a\xFF'", "`c\xC3` = 1", "x = 1 -- \xED\xA0\x80"}) {
+    auto e = ParseExpression(sql);
+    ASSERT_FALSE(e) << sql;
+    EXPECT_EQ(e.error().code, ErrorCode::kParseError);
+    EXPECT_NE(e.error().message.find("invalid UTF-8"), std::string::npos);
+    EXPECT_NE(e.error().message.find(
+                  "at position " + std::to_string(sql.find_first_of("\xFF\xC3\xED") + 1)),
+              std::string::npos)
+        << e.error().message;
+  }
+}
+
+TEST(ParserTest, SyntaxErrorsEscapeControlCharactersOfTheStatement) {
+  auto e = ParseExpression("a = \x1b[31m");
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message.find('\x1b'), std::string::npos) << e.error().message;
+}
+
 TEST(ParserTest, RoundTripIsStable) {
   for (const auto& sql : kRoundTrip) {
     SCOPED_TRACE(sql);

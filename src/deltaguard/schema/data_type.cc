@@ -58,6 +58,15 @@ Status ValidateStructNames(const StructType& st, const std::string& path) {
         st.field(dup->first).name);
   }
   for (const StructField& f : st.fields()) {
+    // The log stores names in JSON, which must be UTF-8 (other engines decode strictly).
+    if (size_t bad = 0; !IsValidUtf8(f.name, &bad)) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "field name '{}' in {} is not valid UTF-8 (byte {} at offset {})",
+                       EscapeForMessage(f.name),
+                       path.empty() ? "the top-level struct"
+                                    : "struct '" + EscapeForMessage(path) + "'",
+                       EscapeForMessage(f.name.substr(bad, 1)), bad);
+    }
     DELTA_RETURN_IF_ERROR(
         ValidateNamesIn(*f.type, path.empty() ? f.name : path + "." + f.name));
   }

@@ -202,6 +202,14 @@ Result<SourcePlan> PlanFileFunction(const FromClause& from, const QueryContext& 
                          SparkColumnName(*expr));
       }
       options.csv_header = static_cast<const arrow::BooleanArray&>(*v).Value(0);
+    } else if (fn == "read_csv" && EqualsIgnoreCase(name, "multiLine")) {
+      DELTA_ASSIGN_OR_RETURN(auto v, EvaluateConstant(*expr, context));
+      if (v->type_id() != arrow::Type::BOOL || v->IsNull(0)) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "read_csv() argument multiLine must be TRUE or FALSE, got {}",
+                         SparkColumnName(*expr));
+      }
+      options.csv_multi_line = static_cast<const arrow::BooleanArray&>(*v).Value(0);
     } else if (fn == "read_csv" && name == "delimiter") {
       DELTA_ASSIGN_OR_RETURN(std::string d,
                              StringArgument(*expr, "read_csv() delimiter", context));
@@ -213,8 +221,8 @@ Result<SourcePlan> PlanFileFunction(const FromClause& from, const QueryContext& 
     } else {
       return MakeError(ErrorCode::kInvalidArgument, "{}() has no argument '{}'{}", fn,
                        name,
-                       fn == "read_csv" ? "; it takes header => BOOLEAN and delimiter => "
-                                          "STRING"
+                       fn == "read_csv" ? "; it takes header => BOOLEAN, delimiter => "
+                                          "STRING and multiLine => BOOLEAN"
                                         : "");
     }
   }

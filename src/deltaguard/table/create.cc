@@ -279,6 +279,16 @@ Status CheckNewTableConstraints(const StringMap& properties, const NewTableState
   return OkStatus();
 }
 
+// Names, comments and properties go into the log's JSON, which must be UTF-8.
+static Status CheckUtf8Text(const std::string& what, std::string_view text) {
+  size_t bad = 0;
+  if (IsValidUtf8(text, &bad)) return OkStatus();
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "{} is not valid UTF-8 (byte {} at offset {}): '{}'",
+                   EscapeForMessage(what), EscapeForMessage(text.substr(bad, 1)), bad,
+                   EscapeForMessage(text));
+}
+
 Result<NewTableState> PrepareNewTable(SchemaRef schema,
                                       const std::vector<std::string>& partition_columns,
                                       const StringMap& properties,
@@ -294,6 +304,12 @@ Result<NewTableState> PrepareNewTable(SchemaRef schema,
   DELTA_ASSIGN_OR_RETURN(auto partitions,
                          CheckPartitionColumns(*schema, partition_columns));
   DELTA_RETURN_IF_ERROR(ValidateTableProperties(properties, /*allow_constraints=*/true));
+  DELTA_RETURN_IF_ERROR(CheckUtf8Text("the table name", name.value_or("")));
+  DELTA_RETURN_IF_ERROR(CheckUtf8Text("the table comment", description.value_or("")));
+  for (const auto& [k, v] : properties) {
+    DELTA_RETURN_IF_ERROR(CheckUtf8Text("a table property key", k));
+    DELTA_RETURN_IF_ERROR(CheckUtf8Text(fmt::format("table property '{}'", k), v));
+  }
 
   NewTableState state;
   StringMap configuration =

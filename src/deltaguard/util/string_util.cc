@@ -1,5 +1,7 @@
 #include "deltaguard/util/string_util.h"
 
+#include <fmt/format.h>
+
 namespace deltaguard {
 
 char AsciiToLower(char c) {
@@ -177,6 +179,111 @@ bool IsValidUtf8(std::string_view s, size_t* error_offset) {
     i += static_cast<size_t>(extra) + 1;
   }
   return true;
+}
+
+size_t Utf8InvalidSequenceLength(std::string_view s, size_t at) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[at + k]); };
+  const unsigned char c = byte(0);
+  int extra = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the range of the first continuation byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    extra = 1;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    extra = 2;
+    if (c == 0xE0) lo = 0xA0;  // no overlong forms
+    if (c == 0xED) hi = 0x9F;  // no surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    extra = 3;
+    if (c == 0xF0) lo = 0x90;  // no overlong forms
+    if (c == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    return 1;
+  }
+  size_t n = 1;
+  for (int k = 1; k <= extra && at + n < s.size(); ++k) {
+    const unsigned char cc = byte(n);
+    if (k == 1 ? (cc < lo || cc > hi) : (cc & 0xC0) != 0x80) break;
+    ++n;
+  }
+  return n;
+}
+
+std::string ReplaceInvalidUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t offset = 0;
+  while (!IsValidUtf8(s, &offset)) {
+    out.append(s.substr(0, offset));
+    out.append("\xEF\xBF\xBD");  // U+FFFD
+    s.remove_prefix(offset + Utf8InvalidSequenceLength(s, offset));
+  }
+  out.append(s);
+  return out;
+}
+
+namespace {
+
+// Append `s` escaped for a message (see EscapeForMessage); returns the bytes of `s` used.
+size_t AppendEscaped(std::string* out, std::string_view s, size_t max_bytes,
+                     bool keep_newline_tab) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t len = 1;
+    if (c >= 0x80) {  // len 0: s[i] is a byte of an ill-formed sequence
+      len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      if (i + len > s.size() || !IsValidUtf8(s.substr(i, len))) len = 0;
+    }
+    const size_t take = len == 0 ? 1 : len;
+    if (i + take > max_bytes) break;
+    if (len == 0) {
+      out->append(fmt::format("\\x{:02X}", c));
+    } else if (c < 0x20 || c == 0x7F) {
+      if (keep_newline_tab && (c == '\n' || c == '\t')) {
+        out->push_back(static_cast<char>(c));
+      } else if (c == '\n') {
+        out->append("\\n");
+      } else if (c == '\r') {
+        out->append("\\r");
+      } else if (c == '\t') {
+        out->append("\\t");
+      } else {
+        out->append(fmt::format("\\x{:02X}", c));
+      }
+    } else if (c < 0x80) {
+      out->push_back(static_cast<char>(c));
+    } else {
+      uint32_t cp = 0;
+      if (len == 2) cp = ((c & 0x1Fu) << 6) | (s[i + 1] & 0x3F);
+      if (len == 3) {
+        cp = ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3F);
+      }
+      const bool c1 = cp >= 0x80 && cp <= 0x9F;
+      const bool bidi = (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+      if (c1 || bidi) {
+        out->append(fmt::format("\\u{:04X}", cp));
+      } else {
+        out->append(s.substr(i, len));
+      }
+    }
+    i += take;
+  }
+  return i;
+}
+
+}  // namespace
+
+std::string EscapeForMessage(std::string_view s, size_t max_bytes) {
+  std::string out;
+  const size_t used = AppendEscaped(&out, s, max_bytes, /*keep_newline_tab=*/false);
+  if (used < s.size()) out += fmt::format("... ({} more bytes)", s.size() - used);
+  return out;
+}
+
+std::string EscapeControlCharacters(std::string_view s) {
+  std::string out;
+  AppendEscaped(&out, s, s.size(), /*keep_newline_tab=*/true);
+  return out;
 }
 
 void AppendJsonString(std::string* out, std::string_view s) {

@@ -57,6 +57,26 @@ std::string PercentEncodePath(std::string_view s);
 bool IsValidUtf8(std::string_view s, size_t* error_offset = nullptr);
 /// Code points in UTF-8 `s` (bytes that are not continuation bytes), as Spark's length().
 int64_t Utf8CodePoints(std::string_view s);
+/// The length of the ill-formed sequence starting at `s[at]`: its lead byte and the
+/// continuation bytes that could still have belonged to it (Unicode's "maximal subpart",
+/// what Python's and ICU's decoders replace by one U+FFFD); at least 1.
+size_t Utf8InvalidSequenceLength(std::string_view s, size_t at);
+/// `s` with every ill-formed sequence (see above) replaced by U+FFFD.
+std::string ReplaceInvalidUtf8(std::string_view s);
+
+// ---------------------------------------------------------------------------------------
+// Untrusted text in messages.
+
+/// `s` made safe to quote in an error message, so that input data cannot write terminal
+/// escapes into a terminal or a log: control characters (C0, DEL, and C1 such as U+009B)
+/// become `\n`, `\r`, `\t` or `\xNN` / `\uNNNN`; bytes that are not valid UTF-8 become
+/// `\xNN`; bidirectional overrides (U+202A..U+202E, U+2066..U+2069) become `\uNNNN`.
+/// At most `max_bytes` bytes of `s` are shown (cut at a character boundary), followed by
+/// "... (N more bytes)". Printable text, including non-ASCII letters, is unchanged.
+std::string EscapeForMessage(std::string_view s, size_t max_bytes = 200);
+/// The same escaping without a length bound and keeping '\n' and '\t': the last line of
+/// defence where a whole message leaves the process (the CLI's stderr).
+std::string EscapeControlCharacters(std::string_view s);
 
 // ---------------------------------------------------------------------------------------
 // Identifiers and numbers as text.

@@ -133,6 +133,40 @@ TEST(StringUtilTest, Utf8CodePointsCountsCharactersNotBytes) {
   EXPECT_EQ(Utf8CodePoints("\xF0\x9F\x98\x80!"), 2);  // U+1F600: 4 bytes
 }
 
+TEST(StringUtilTest, ReplaceInvalidUtf8ReplacesEachMaximalSubpartOnce) {
+  // The same answers as Python's bytes.decode("utf-8", "replace").
+  const std::string r = "\xEF\xBF\xBD";
+  EXPECT_EQ(ReplaceInvalidUtf8("plain \xC3\xA9"), "plain \xC3\xA9");
+  EXPECT_EQ(ReplaceInvalidUtf8("a\xF0\x9F\x98"
+                               "b"),
+            "a" + r + "b");
+  EXPECT_EQ(ReplaceInvalidUtf8("\xE0\x80"), r + r);                  // overlong start
+  EXPECT_EQ(ReplaceInvalidUtf8("\xED\xA0\x80"), r + r + r);          // a surrogate
+  EXPECT_EQ(ReplaceInvalidUtf8("\xC0\xAF"), r + r);                  // overlong '/'
+  EXPECT_EQ(ReplaceInvalidUtf8("\xF4\x90\x80\x80"), r + r + r + r);  // > U+10FFFF
+  EXPECT_EQ(ReplaceInvalidUtf8("x\xE2\x82"), "x" + r);  // truncated at the end
+  EXPECT_TRUE(IsValidUtf8(ReplaceInvalidUtf8("\xFF\xFE\x80 z \xC3")));
+}
+
+TEST(StringUtilTest, EscapeForMessageEscapesControlsAndBadBytesAndBoundsLength) {
+  EXPECT_EQ(EscapeForMessage("caf\xC3\xA9 ok"), "caf\xC3\xA9 ok");
+  EXPECT_EQ(EscapeForMessage("\x1b[31mred\x7f"), "\\x1B[31mred\\x7F");
+  EXPECT_EQ(EscapeForMessage("a\nb\tc\rd"), "a\\nb\\tc\\rd");
+  EXPECT_EQ(EscapeForMessage("\xC2\x9B"
+                             "2J"),
+            "\\u009B2J");  // C1 CSI
+  EXPECT_EQ(EscapeForMessage("\xE2\x80\xAE"
+                             "x"),
+            "\\u202Ex");  // bidi override
+  EXPECT_EQ(EscapeForMessage("bad\xFF\xC3"), "bad\\xFF\\xC3");
+  EXPECT_EQ(EscapeForMessage(std::string(250, 'x')),
+            std::string(200, 'x') + "... (50 more bytes)");
+  // A character is never cut in half.
+  EXPECT_EQ(EscapeForMessage("ab\xC3\xA9", 3), "ab... (2 more bytes)");
+  EXPECT_EQ(EscapeControlCharacters("line1\n\tline2 \x1b]0;t\x07"),
+            "line1\n\tline2 \\x1B]0;t\\x07");
+}
+
 TEST(StringUtilTest, BacktickQuoteAlwaysQuotesAndDoublesBackticks) {
   EXPECT_EQ(BacktickQuote("id"), "`id`");
   EXPECT_EQ(BacktickQuote("a`b"), "`a``b`");
