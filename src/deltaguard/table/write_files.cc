@@ -6,7 +6,7 @@
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
-#include "deltaguard/table/write_internal.h"
+#include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
 
