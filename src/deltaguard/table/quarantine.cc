@@ -204,17 +204,7 @@ Result<QuarantineWriteResult> WriteFilesWithQuarantine(
 
   // Inspect every input before reading any (as WriteFiles does).
   DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs));
-  std::vector<BatchSource> sources;
-  for (const auto& file : files) {
-    DELTA_ASSIGN_OR_RETURN(InputFile inspected, InspectInput(file, input_options));
-    BatchSource source;
-    source.name = file;
-    source.schema = inspected.schema;
-    source.open = [inspected, input_options]() {
-      return OpenInput(inspected, input_options);
-    };
-    sources.push_back(std::move(source));
-  }
+  DELTA_ASSIGN_OR_RETURN(auto sources, table_internal::FileSources(files, input_options));
 
   // One pass: every batch is conformed to the relaxed schema and split by the router;
   // the good rows are staged for the table, the violating ones held in memory. Once all

@@ -1,6 +1,6 @@
 /// \file deltaguard/table/write_routed_internal.h
-/// WriteTable with its row routing replaced, for quarantine (quarantine.h). Not part of
-/// the public API.
+/// WriteTable with its row routing replaced, for quarantine (quarantine.h), and the
+/// input-file sources WriteFiles and quarantine share. Not part of the public API.
 #pragma once
 
 #include <functional>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "deltaguard/exec/input_source.h"
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/schema/data_type.h"
 #include "deltaguard/util/result.h"
@@ -30,6 +31,11 @@ struct RoutedWrite {
   /// the staged files.
   std::function<Status()> before_commit;
 };
+
+/// One source per input file (already expanded), each inspected now (schema known up
+/// front) and opened when read; shared by WriteFiles and quarantine.
+Result<std::vector<BatchSource>> FileSources(const std::vector<std::string>& files,
+                                             const InputOptions& input_options);
 
 /// WriteTable (write.h) with `routed` applied.
 Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
