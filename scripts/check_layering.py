@@ -2,8 +2,12 @@
 """Check the module dependency rule: a module includes only its own layer or below.
 
 Layers (ARCHITECTURE.md): 0 util, io/fs; 1 schema; 2 expr; 3 protocol; 4 log;
-5 evolution, constraints; 6 txn; 7 io/parquet, exec; 8 dml, table; 9 sql.
-sql/parse (the statement parser) sits with expr at layer 2.
+5 evolution, constraints; 6 txn; 7 io/parquet, exec; 8 write (the commit funnel);
+9 dml, table; 10 sql. sql/parse (the statement parser) sits with expr at layer 2.
+Modules on one layer are siblings: an include between them is an error too when the
+pair is listed in SIBLINGS (dml and table share only what is in write/).
+Test code (*_test.cc, *_fuzz.cc, test-support headers named *test_util*) may use
+higher layers to build fixtures and is not checked.
 Exits 1 and lists every offending include.
 """
 import os
@@ -13,8 +17,9 @@ import sys
 LAYERS = {
     "util": 0, "io/fs": 0, "schema": 1, "expr": 2, "protocol": 3, "log": 4,
     "evolution": 5, "constraints": 5, "txn": 6, "io/parquet": 7, "exec": 7,
-    "dml": 8, "table": 8, "sql/parse": 2, "sql": 9,
+    "write": 8, "dml": 9, "table": 9, "sql/parse": 2, "sql": 10,
 }
+SIBLINGS = {("dml", "table"), ("table", "dml")}
 INCLUDE = re.compile(r'#include\s+"deltaguard/([a-z_/]+)/[^/"]+"')
 
 
@@ -36,6 +41,8 @@ def main(root):
         for f in files:
             if not f.endswith((".h", ".cc")) or f.endswith(("_test.cc", "_fuzz.cc")):
                 continue
+            if "test_util" in f:
+                continue
             checked += 1
             with open(os.path.join(dirpath, f), encoding="utf-8") as fh:
                 for lineno, line in enumerate(fh, 1):
@@ -48,6 +55,9 @@ def main(root):
                     elif LAYERS[target] > LAYERS[mod]:
                         bad.append(f"{rel_dir}/{f}:{lineno}: {mod} (layer {LAYERS[mod]}) "
                                    f"includes {target} (layer {LAYERS[target]})")
+                    elif (mod, target) in SIBLINGS:
+                        bad.append(f"{rel_dir}/{f}:{lineno}: {mod} includes its sibling "
+                                   f"{target} (share the piece through a lower layer)")
     for b in bad:
         print(b)
     print(f"layering: {checked} files checked, {len(bad)} violations")

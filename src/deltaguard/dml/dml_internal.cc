@@ -17,10 +17,10 @@
 #include "deltaguard/protocol/column_mapping.h"
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/schema/schema_json.h"
-#include "deltaguard/table/table.h"
-#include "deltaguard/table/write_internal.h"
 #include "deltaguard/txn/transaction.h"
 #include "deltaguard/util/string_util.h"
+#include "deltaguard/write/table_path.h"
+#include "deltaguard/write/table_state.h"
 
 namespace deltaguard::dml_internal {
 
@@ -50,14 +50,10 @@ Result<DmlTarget> LoadTarget(FileSystemRef fs, const std::string& path,
           "and deltaguard does not write change data files yet",
           operation, path);
     }
-    auto append_only = s.metadata().GetConfig("delta.appendOnly");
-    if (append_only && EqualsIgnoreCase(*append_only, "true")) {
-      return MakeError(ErrorCode::kConstraintViolation,
-                       "DELTA_CANNOT_MODIFY_APPEND_ONLY: table '{}' is append-only "
-                       "(delta.appendOnly = true): {} would change or remove existing "
-                       "rows; unset the property first",
-                       path, operation);
-    }
+    DELTA_RETURN_IF_ERROR(internal::CheckRowsRemovable(
+        s.metadata(), path,
+        fmt::format("{} would change or remove existing rows; unset the property first",
+                    operation)));
   }
   return target;
 }
@@ -182,96 +178,74 @@ Result<SchemaChange> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
 }
 
 Result<std::unique_ptr<DmlWriter>> DmlWriter::Make(const DmlTarget& target,
-                                                   const SchemaChange& schema) {
+                                                   const SchemaChange& schema,
+                                                   const SessionSettings& session) {
   std::unique_ptr<DmlWriter> w(new DmlWriter());
   w->target_ = target;
   w->schema_ = schema;
-  DataFileWriterOptions options;
-  DELTA_ASSIGN_OR_RETURN(options.stats,
-                         internal::StatsOptionsFor(schema.effective_metadata));
+  FunnelPlan plan;
+  plan.schema = schema.schema;
+  plan.metadata = schema.effective_metadata;
+  plan.new_metadata = schema.new_metadata;
+  plan.new_protocol = schema.new_protocol;
   DELTA_ASSIGN_OR_RETURN(
-      w->writer_,
-      PartitionedWriter::Make(target.fs, target.root, schema.schema,
-                              schema.effective_metadata.partition_columns,
-                              target.snapshot->column_mapping_mode(), options));
+      w->funnel_, CommitFunnel::Open(
+                      FunnelTable{target.fs, target.root, target.name, target.snapshot},
+                      std::move(plan), CommitHooks{}, session));
   return w;
 }
 
-DmlWriter::~DmlWriter() {
-  if (!finished_ && writer_) writer_->Abort();
-}
+DmlWriter::~DmlWriter() = default;
 
 Status DmlWriter::Write(const std::shared_ptr<arrow::RecordBatch>& batch) {
-  if (batch->num_rows() == 0) return OkStatus();
-  return writer_->Write(batch);
+  if (!funnel_) {
+    return MakeError(ErrorCode::kInternal, "write to '{}' after it was aborted",
+                     target_.name);
+  }
+  return funnel_->WriteConformed(batch, BatchInfo{target_.name, 0});
 }
 
-void DmlWriter::Abort() {
-  if (!finished_ && writer_) writer_->Abort();
-  finished_ = true;
-}
+void DmlWriter::Abort() { funnel_.reset(); }  // the funnel removes the staged files
 
 Result<DmlWriter::Outcome> DmlWriter::Commit(
     const std::vector<const AddFile*>& removed, std::vector<std::string> read,
     OperationInfo op,
-    const std::function<void(const Outcome&, OperationInfo*)>& fill_metrics,
-    const SessionSettings& session) {
-  finished_ = true;
-  auto files = writer_->Finish();
-  if (!files) {
-    writer_->Abort();
-    return files.error();
+    const std::function<void(const Outcome&, OperationInfo*)>& fill_metrics) {
+  if (!funnel_) {
+    return MakeError(ErrorCode::kInternal, "commit to '{}' after it was aborted",
+                     target_.name);
   }
+  std::unique_ptr<CommitFunnel> funnel = std::move(funnel_);
+  DELTA_RETURN_IF_ERROR(funnel->FinishFiles());
+  const CommitOutcome& staged = funnel->staged();
   Outcome outcome;
-  outcome.rows_written = writer_->rows_written();
+  outcome.rows_written = staged.rows_written;
   // Nothing removed, added or changed in the schema: no commit, as Spark's
   // commitIfNeeded under WriteSerializable (spark.databricks.delta
   // .skipRecordingEmptyCommits, on by default). The result names the version read.
-  if (removed.empty() && files->empty() && !schema_.new_protocol &&
+  if (removed.empty() && staged.files.empty() && !schema_.new_protocol &&
       !schema_.new_metadata) {
     outcome.version = target_.snapshot->version();
     return outcome;
   }
   const int64_t now = internal::NowMillis();
-  TransactionOptions txn_options;
-  txn_options.engine_info = session.engine_info;
-  auto txn_or =
-      Transaction::Begin(target_.fs, target_.root, target_.snapshot, txn_options);
-  auto delete_written = [&] {
-    for (const auto& file : *files)
-      (void)target_.fs->Delete(internal::DataFilePath(target_.root, file.relative_path));
-  };
-  if (!txn_or) {
-    delete_written();
-    return txn_or.error();
-  }
-  auto& txn = *txn_or;
-  if (schema_.new_protocol) txn->SetProtocol(*schema_.new_protocol);
-  if (schema_.new_metadata) txn->SetMetadata(*schema_.new_metadata);
+  Transaction& txn = funnel->txn();
   for (const AddFile* add : removed) {
-    txn->RemoveFile(RemoveFileFor(*add, now));
+    txn.RemoveFile(RemoveFileFor(*add, now));
     outcome.bytes_removed += add->size;
     read.push_back(add->path);
   }
   outcome.files_removed = static_cast<int64_t>(removed.size());
-  txn->ReadFiles(std::move(read));
-  for (const auto& file : *files) {
-    outcome.bytes_added += file.size;
-    txn->AddFile(internal::AddFileFor(file));
-  }
-  outcome.files_added = static_cast<int64_t>(files->size());
-  if (fill_metrics) fill_metrics(outcome, &op);
-  auto committed = txn->Commit(op);
-  if (!committed) {
-    // An I/O error at the commit leaves its outcome unknown: the files stay.
-    if (committed.error().code != ErrorCode::kIOError) delete_written();
-    return committed.error();
-  }
-  outcome.version = committed->version;
-  outcome.commit_attempts = committed->attempts;
-  WriteResult checkpoint;
-  internal::MaybeCheckpoint(target_.fs, target_.root, outcome.version,
-                            schema_.effective_metadata, &checkpoint);
+  txn.ReadFiles(std::move(read));
+  outcome.files_added = static_cast<int64_t>(staged.files.size());
+  outcome.bytes_added = staged.bytes_added;
+  DELTA_ASSIGN_OR_RETURN(
+      CommitOutcome committed,
+      funnel->Commit(std::move(op), [&](const CommitOutcome&, OperationInfo* info) {
+        if (fill_metrics) fill_metrics(outcome, info);
+      }));
+  outcome.version = committed.version;
+  outcome.commit_attempts = committed.attempts;
   return outcome;
 }
 

@@ -23,9 +23,10 @@
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/log/actions.h"
 #include "deltaguard/log/snapshot.h"
-#include "deltaguard/table/write.h"
 #include "deltaguard/txn/commit_info.h"
 #include "deltaguard/util/result.h"
+#include "deltaguard/write/commit_funnel.h"
+#include "deltaguard/write/write_types.h"
 
 namespace deltaguard::dml_internal {
 
@@ -100,12 +101,14 @@ struct SchemaChange {
 Result<SchemaChange> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
                                   bool changed);
 
-/// Copy-on-write output: a PartitionedWriter over the table schema after the commit,
-/// plus the files it replaces. Abort() on any failure deletes what was written.
+/// Copy-on-write output through the commit funnel (write/commit_funnel.h): data files
+/// over the table schema after the commit, plus the files they replace. Abort(), a
+/// failure or dropping the writer without Commit deletes what was written.
 class DmlWriter {
  public:
   static Result<std::unique_ptr<DmlWriter>> Make(const DmlTarget& target,
-                                                 const SchemaChange& schema);
+                                                 const SchemaChange& schema,
+                                                 const SessionSettings& session);
   ~DmlWriter();
 
   Status Write(const std::shared_ptr<arrow::RecordBatch>& batch);
@@ -132,15 +135,13 @@ class DmlWriter {
   Result<Outcome> Commit(
       const std::vector<const AddFile*>& removed, std::vector<std::string> read,
       OperationInfo op,
-      const std::function<void(const Outcome&, OperationInfo*)>& fill_metrics,
-      const SessionSettings& session);
+      const std::function<void(const Outcome&, OperationInfo*)>& fill_metrics);
 
  private:
   DmlWriter() = default;
   DmlTarget target_;
   SchemaChange schema_;
-  std::unique_ptr<PartitionedWriter> writer_;
-  bool finished_ = false;
+  std::unique_ptr<CommitFunnel> funnel_;  // null after Abort or Commit
 };
 
 /// Spark's operationParameters.predicate: a JSON array of SQL texts, as JSON text.

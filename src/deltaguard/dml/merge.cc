@@ -48,7 +48,8 @@ class MergeRun {
   MergeRun(const dml_internal::DmlTarget& target, MergePlan& plan, MergeResult* result)
       : target_(target), plan_(plan), result_(result) {}
 
-  Status Init(BatchSource& source, int64_t source_memory_limit) {
+  Status Init(BatchSource& source, int64_t source_memory_limit,
+              const SessionSettings& session) {
     DELTA_ASSIGN_OR_RETURN(auto checker,
                            ConstraintChecker::Make(plan_.schema.effective_metadata,
                                                    *plan_.schema.schema, target_.name));
@@ -66,7 +67,8 @@ class MergeRun {
       }
     }
     DELTA_RETURN_IF_ERROR(ReadSource(source, source_memory_limit));
-    DELTA_ASSIGN_OR_RETURN(writer_, dml_internal::DmlWriter::Make(target_, plan_.schema));
+    DELTA_ASSIGN_OR_RETURN(writer_,
+                           dml_internal::DmlWriter::Make(target_, plan_.schema, session));
     ChooseDictionaryColumns();
     return OkStatus();
   }
@@ -574,7 +576,8 @@ Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec s
 
   MergeRun run(target, plan, &result);
   DELTA_RETURN_IF_ERROR(run.Init(
-      spec.source, spec.source_memory_limit.value_or(session.merge_source_memory_limit)));
+      spec.source, spec.source_memory_limit.value_or(session.merge_source_memory_limit),
+      session));
   auto fail = [&](Error e) -> Result<MergeResult> {
     run.writer().Abort();
     return e;
@@ -614,8 +617,8 @@ Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec s
                                       .count(),
                                   info);
   };
-  DELTA_ASSIGN_OR_RETURN(auto outcome, run.writer().Commit(removed, std::move(read),
-                                                           std::move(op), fill, session));
+  DELTA_ASSIGN_OR_RETURN(
+      auto outcome, run.writer().Commit(removed, std::move(read), std::move(op), fill));
   result.version = outcome.version;
   result.commit_attempts = outcome.commit_attempts;
   return result;

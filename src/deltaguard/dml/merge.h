@@ -55,8 +55,8 @@
 
 #include "deltaguard/expr/ast.h"
 #include "deltaguard/io/fs/file_system.h"
-#include "deltaguard/table/write.h"
 #include "deltaguard/util/result.h"
+#include "deltaguard/write/write_types.h"
 
 namespace deltaguard {
 

@@ -18,8 +18,8 @@
 
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/exec/spill_memory_pool.h"
-#include "deltaguard/table/write.h"
 #include "deltaguard/util/result.h"
+#include "deltaguard/write/write_types.h"
 
 namespace deltaguard::dml_internal {
 

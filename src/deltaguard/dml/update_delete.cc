@@ -22,8 +22,8 @@
 #include "deltaguard/expr/printer.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/schema/column_path.h"
-#include "deltaguard/table/replace_where.h"
 #include "deltaguard/util/string_util.h"
+#include "deltaguard/write/replace_where.h"
 
 namespace deltaguard {
 namespace {
@@ -73,9 +73,9 @@ Result<RowChange> PlanChange(const dml_internal::DmlTarget& target,
     *where_sql = ToSql(*where_expr);
     DELTA_ASSIGN_OR_RETURN(
         change.partitions,
-        ReplaceWhere::Make(ToSql(*where), snapshot.schema(),
-                           snapshot.metadata().partition_columns,
-                           snapshot.column_mapping_mode(), target.name));
+        ReplaceWhere::FromExpr(*where, snapshot.schema(),
+                               snapshot.metadata().partition_columns,
+                               snapshot.column_mapping_mode(), target.name));
     if (!change.partitions->partition_only()) change.partitions.reset();
   }
   return change;
@@ -211,7 +211,8 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
   dml_internal::SchemaChange schema;
   schema.schema = snapshot->schema();
   schema.effective_metadata = snapshot->metadata();
-  DELTA_ASSIGN_OR_RETURN(auto writer, dml_internal::DmlWriter::Make(target, schema));
+  DELTA_ASSIGN_OR_RETURN(auto writer,
+                         dml_internal::DmlWriter::Make(target, schema, session));
   DELTA_ASSIGN_OR_RETURN(
       auto checker,
       ConstraintChecker::Make(schema.effective_metadata, *schema.schema, target.name));
@@ -377,8 +378,8 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
                        std::chrono::steady_clock::now() - start)
                        .count());
   };
-  DELTA_ASSIGN_OR_RETURN(auto outcome, writer->Commit(removed, std::move(read),
-                                                      std::move(op), fill, session));
+  DELTA_ASSIGN_OR_RETURN(auto outcome,
+                         writer->Commit(removed, std::move(read), std::move(op), fill));
   result.version = outcome.version;
   result.commit_attempts = outcome.commit_attempts;
   return result;

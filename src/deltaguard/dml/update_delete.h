@@ -30,8 +30,8 @@
 #include "deltaguard/dml/merge.h"
 #include "deltaguard/expr/ast.h"
 #include "deltaguard/io/fs/file_system.h"
-#include "deltaguard/table/write.h"
 #include "deltaguard/util/result.h"
+#include "deltaguard/write/write_types.h"
 
 namespace deltaguard {
 

@@ -19,9 +19,10 @@
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/table/alter_internal.h"
 #include "deltaguard/table/table.h"
-#include "deltaguard/table/write_internal.h"
 #include "deltaguard/txn/transaction.h"
 #include "deltaguard/util/string_util.h"
+#include "deltaguard/write/commit_funnel.h"
+#include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
 namespace alter_internal {
@@ -87,14 +88,17 @@ Result<AlterResult> CommitAlter(const FileSystemRef& fs, const AlterTarget& targ
     return WithContext(supported.error(), fmt::format("{} on table '{}' refused",
                                                       commit.op.operation, target.name));
   }
-  TransactionOptions options;
-  options.engine_info = session.engine_info;
-  DELTA_ASSIGN_OR_RETURN(auto txn,
-                         Transaction::Begin(fs, target.root, target.snapshot, options));
-  if (commit.read_whole_table) txn->ReadWholeTable();
-  if (upgrade) txn->SetProtocol(*upgrade);
-  txn->SetMetadata(md);
-  DELTA_ASSIGN_OR_RETURN(auto committed, txn->Commit(commit.op));
+  // A metadata-only commit through the commit funnel (write/commit_funnel.h).
+  FunnelPlan plan;
+  plan.metadata = md;
+  plan.new_metadata = md;
+  plan.new_protocol = upgrade;
+  DELTA_ASSIGN_OR_RETURN(
+      auto funnel,
+      CommitFunnel::Open(FunnelTable{fs, target.root, target.name, target.snapshot},
+                         std::move(plan), CommitHooks{}, session));
+  if (commit.read_whole_table) funnel->txn().ReadWholeTable();
+  DELTA_ASSIGN_OR_RETURN(CommitOutcome committed, funnel->Commit(commit.op));
   AlterResult result;
   result.version = committed.version;
   result.commit_attempts = committed.attempts;
@@ -103,10 +107,8 @@ Result<AlterResult> CommitAlter(const FileSystemRef& fs, const AlterTarget& targ
   result.message = result.changes.empty()
                        ? commit.op.operation
                        : fmt::format("{}", fmt::join(result.changes, "; "));
-  WriteResult checkpoint;
-  internal::MaybeCheckpoint(fs, target.root, committed.version, md, &checkpoint);
-  result.checkpoint_version = checkpoint.checkpoint_version;
-  result.checkpoint_error = checkpoint.checkpoint_error;
+  result.checkpoint_version = committed.checkpoint_version;
+  result.checkpoint_error = committed.checkpoint_error;
   return result;
 }
 

@@ -10,8 +10,8 @@
 #include "deltaguard/exec/constraint_checker.h"
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/table/alter_internal.h"
-#include "deltaguard/table/write_internal.h"
 #include "deltaguard/util/string_util.h"
+#include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
 

@@ -1,5 +1,5 @@
-// WriteFilesWithQuarantine (quarantine.h): split the inputs by the table's constraints,
-// commit the violating rows to the quarantine table first, then the good rows.
+// WriteFilesWithQuarantine (quarantine.h): split the inputs by the table's constraints in
+// one pass, commit the violating rows to the quarantine table first, then the good rows.
 
 #include "deltaguard/table/quarantine.h"
 
@@ -15,7 +15,9 @@
 #include "deltaguard/exec/constraint_checker.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/table/table.h"
-#include "deltaguard/table/write_internal.h"
+#include "deltaguard/table/write_routed_internal.h"
+#include "deltaguard/write/commit_hooks.h"
+#include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
 namespace {
@@ -60,52 +62,79 @@ Result<ConstraintChecker> MakeChecker(const Snapshot& snapshot, const std::strin
   return ConstraintChecker(std::move(bound), std::move(limits), path);
 }
 
-struct Input {
-  InputFile file;
-  std::shared_ptr<BatchConformer> conformer;
-};
-
-// Reads one input, conformed to the relaxed schema, and yields its good rows only.
-class GoodRowsReader final : public arrow::RecordBatchReader {
+// The enforcement hook of a quarantine write (commit_hooks.h): splits each batch
+// (conformed to the relaxed schema) by the table's constraints, keeps the violating
+// rows for the quarantine table and hands the good ones on in the table's schema.
+class QuarantineRouter final : public BatchObserver {
  public:
-  GoodRowsReader(std::shared_ptr<arrow::RecordBatchReader> inner, Input input,
-                 std::shared_ptr<const ConstraintChecker> checker, int64_t now)
-      : inner_(std::move(inner)),
-        input_(std::move(input)),
-        checker_(std::move(checker)),
+  QuarantineRouter(std::shared_ptr<const ConstraintChecker> checker,
+                   SchemaRef table_schema, std::string table, int64_t now)
+      : checker_(std::move(checker)),
+        table_schema_(std::move(table_schema)),
+        table_(std::move(table)),
         now_(now) {}
 
-  std::shared_ptr<arrow::Schema> schema() const override {
-    return input_.conformer->output_schema();
-  }
+  std::string_view name() const override { return "quarantine"; }
 
-  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
-    while (true) {
-      std::shared_ptr<arrow::RecordBatch> batch;
-      ARROW_RETURN_NOT_OK(inner_->ReadNext(&batch));
-      if (!batch) {
-        *out = nullptr;
-        return arrow::Status::OK();
-      }
-      auto conformed = input_.conformer->Conform(*batch, row_);
-      row_ += batch->num_rows();
-      if (!conformed) return arrow::Status::Invalid(conformed.error().ToString());
-      auto split = checker_->Split(*conformed, now_);
-      if (!split) return arrow::Status::Invalid(split.error().ToString());
-      if (split->good->num_rows() == 0) continue;
-      *out = split->good;
-      return arrow::Status::OK();
+  Status OnBatch(std::shared_ptr<arrow::RecordBatch>* batch,
+                 const BatchInfo& info) override {
+    DELTA_ASSIGN_OR_RETURN(SplitBatch split, checker_->Split(*batch, now_));
+    good_rows_ += split.good->num_rows();
+    if (split.num_violating > 0) Keep(split);
+    if (split.good->num_rows() == 0) {
+      *batch = split.good;  // empty: not staged
+      return OkStatus();
     }
+    // The good rows satisfy NOT NULL; give them the table's (strict) schema. NOT NULL
+    // inside arrays and maps is not routed and still fails here.
+    if (!strict_ || !strict_input_->Equals(*split.good->schema())) {
+      DELTA_ASSIGN_OR_RETURN(strict_,
+                             BatchConformer::Make(table_schema_, split.good->schema(),
+                                                  ConformOptions{false, table_}));
+      strict_input_ = split.good->schema();
+    }
+    DELTA_ASSIGN_OR_RETURN(*batch, strict_->Conform(*split.good, info.first_row));
+    return OkStatus();
   }
 
-  arrow::Status Close() override { return inner_->Close(); }
+  int64_t good_rows() const { return good_rows_; }
+  int64_t quarantined_rows() const { return quarantined_rows_; }
+  std::vector<std::shared_ptr<arrow::RecordBatch>>& violating() { return violating_; }
+  const std::vector<std::pair<std::string, int64_t>>& by_constraint() const {
+    return by_constraint_;
+  }
 
  private:
-  std::shared_ptr<arrow::RecordBatchReader> inner_;
-  Input input_;
+  void Keep(const SplitBatch& split) {
+    quarantined_rows_ += split.num_violating;
+    const auto& names =
+        split.violating->GetColumnByName(std::string(kQuarantineConstraintColumn));
+    const auto& strings = static_cast<const arrow::StringArray&>(*names);
+    for (int64_t i = 0; i < strings.length(); ++i) {
+      std::string name(strings.GetView(i));
+      bool found = false;
+      for (auto& [n, count] : by_constraint_) {
+        if (n == name) {
+          ++count;
+          found = true;
+          break;
+        }
+      }
+      if (!found) by_constraint_.emplace_back(std::move(name), 1);
+    }
+    violating_.push_back(split.violating);
+  }
+
   std::shared_ptr<const ConstraintChecker> checker_;
+  SchemaRef table_schema_;
+  std::string table_;
   int64_t now_;
-  int64_t row_ = 0;
+  std::unique_ptr<BatchConformer> strict_;
+  std::shared_ptr<arrow::Schema> strict_input_;  // the schema strict_ was made for
+  int64_t good_rows_ = 0;
+  int64_t quarantined_rows_ = 0;
+  std::vector<std::shared_ptr<arrow::RecordBatch>> violating_;
+  std::vector<std::pair<std::string, int64_t>> by_constraint_;
 };
 
 // Commit the violating rows to the quarantine table (created when absent).
@@ -171,67 +200,31 @@ Result<QuarantineWriteResult> WriteFilesWithQuarantine(
   result.quarantined_at_micros = now;
   DELTA_ASSIGN_OR_RETURN(ConstraintChecker made, MakeChecker(*snapshot, path));
   auto checker = std::make_shared<const ConstraintChecker>(std::move(made));
-  SchemaRef relaxed = Relaxed(*snapshot->schema());
   if (!input_options.type_hint) input_options.type_hint = snapshot->schema();
 
   // Inspect every input before reading any (as WriteFiles does).
   DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs));
-  std::vector<Input> sources;
-  for (const auto& file : files) {
-    Input in;
-    DELTA_ASSIGN_OR_RETURN(in.file, InspectInput(file, input_options));
-    ConformOptions conform;
-    conform.table_name = path;
-    auto conformer = BatchConformer::Make(relaxed, in.file.schema, conform);
-    if (!conformer)
-      return WithContext(conformer.error(), fmt::format("input '{}'", file));
-    in.conformer = std::move(*conformer);
-    sources.push_back(std::move(in));
-  }
+  DELTA_ASSIGN_OR_RETURN(auto sources, table_internal::FileSources(files, input_options));
 
-  // Pass 1: split, keep the violating rows.
-  std::vector<std::shared_ptr<arrow::RecordBatch>> violating;
-  for (const Input& in : sources) {
-    DELTA_ASSIGN_OR_RETURN(auto reader, OpenInput(in.file, input_options));
-    int64_t row = 0;
-    while (true) {
-      std::shared_ptr<arrow::RecordBatch> batch;
-      DELTA_ARROW_RETURN_NOT_OK(reader->ReadNext(&batch), ErrorCode::kCorruptData,
-                                fmt::format("input '{}'", in.file.path));
-      if (!batch) break;
-      auto conformed = in.conformer->Conform(*batch, row);
-      if (!conformed) {
-        return WithContext(conformed.error(), fmt::format("input '{}'", in.file.path));
-      }
-      row += batch->num_rows();
-      DELTA_ASSIGN_OR_RETURN(SplitBatch split, checker->Split(*conformed, now));
-      result.good_rows += split.good->num_rows();
-      if (split.num_violating == 0) continue;
-      result.quarantined_rows += split.num_violating;
-      const auto& names =
-          split.violating->GetColumnByName(std::string(kQuarantineConstraintColumn));
-      const auto& strings = static_cast<const arrow::StringArray&>(*names);
-      for (int64_t i = 0; i < strings.length(); ++i) {
-        std::string name(strings.GetView(i));
-        bool found = false;
-        for (auto& [n, count] : result.by_constraint) {
-          if (n == name) {
-            ++count;
-            found = true;
-            break;
-          }
-        }
-        if (!found) result.by_constraint.emplace_back(std::move(name), 1);
-      }
-      violating.push_back(split.violating);
-    }
-  }
-
-  // Step 2: the quarantine commit comes first (see the file comment).
-  if (!violating.empty()) {
-    auto written =
-        WriteQuarantine(fs, quarantine_path, *snapshot->schema(), std::move(violating),
-                        session, &result.quarantine_created);
+  // One pass: every batch is conformed to the relaxed schema and split by the router;
+  // the good rows are staged for the table, the violating ones held in memory. Once all
+  // are read, the quarantine commit comes first, then the table's (see quarantine.h).
+  std::shared_ptr<QuarantineRouter> router;
+  table_internal::RoutedWrite routed;
+  routed.conform_schema = Relaxed(*snapshot->schema());
+  routed.make_router =
+      [&](const SchemaRef& table_schema) -> Result<std::shared_ptr<BatchObserver>> {
+    router = std::make_shared<QuarantineRouter>(checker, table_schema, path, now);
+    return std::shared_ptr<BatchObserver>(router);
+  };
+  routed.before_commit = [&]() -> Status {
+    result.good_rows = router->good_rows();
+    result.quarantined_rows = router->quarantined_rows();
+    result.by_constraint = router->by_constraint();
+    if (router->violating().empty()) return OkStatus();
+    auto written = WriteQuarantine(fs, quarantine_path, *snapshot->schema(),
+                                   std::move(router->violating()), session,
+                                   &result.quarantine_created);
     if (!written) {
       return WithContext(
           written.error(),
@@ -239,23 +232,10 @@ Result<QuarantineWriteResult> WriteFilesWithQuarantine(
                       quarantine_path, path));
     }
     result.quarantine = std::move(*written);
-  }
-
-  // Step 3: the good rows.
-  std::vector<BatchSource> good;
-  for (const Input& in : sources) {
-    BatchSource source;
-    source.name = in.file.path;
-    source.schema = in.conformer->output_schema();
-    source.open = [in, input_options, checker,
-                   now]() -> Result<std::shared_ptr<arrow::RecordBatchReader>> {
-      DELTA_ASSIGN_OR_RETURN(auto reader, OpenInput(in.file, input_options));
-      return std::shared_ptr<arrow::RecordBatchReader>(
-          std::make_shared<GoodRowsReader>(std::move(reader), in, checker, now));
-    };
-    good.push_back(std::move(source));
-  }
-  auto written = WriteTable(fs, path, std::move(good), options, session);
+    return OkStatus();
+  };
+  auto written = table_internal::WriteTableRouted(fs, path, std::move(sources), options,
+                                                  session, routed);
   if (!written) {
     if (result.quarantine) {
       return WithContext(

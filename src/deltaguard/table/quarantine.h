@@ -11,14 +11,18 @@
 /// QuarantineSchema. Every other row is written to the table.
 ///
 /// Order, chosen so that no row is ever lost:
-///  1. every input is read once and split; the violating rows are kept in memory (they
-///     are expected to be few) and only counted good rows are not kept;
+///  1. every input is read once, through WriteTable's commit funnel
+///     (write/commit_funnel.h) with a routing enforcement hook: each batch is conformed
+///     to the table schema with NOT NULL relaxed and split; the good rows are staged as
+///     the table's data files, the violating rows are kept in memory (they are
+///     expected to be few);
 ///  2. the violating rows are committed to the quarantine table first (created with
 ///     QuarantineSchema when absent, appended otherwise);
-///  3. the inputs are read again and the good rows committed to the table.
-/// If step 3 fails, the quarantined rows stay committed and the error says so: the
-/// good rows are still in the input files, so rerunning the write loses nothing (the
-/// rerun quarantines the same rows again). Were the table committed first, a failing
+///  3. then the table's commit adds the staged good rows.
+/// If step 2 fails, the staged files are removed and nothing is written anywhere. If
+/// step 3 fails, the quarantined rows stay committed and the error says so: the good
+/// rows are still in the input files, so rerunning the write loses nothing (the rerun
+/// quarantines the same rows again). Were the table committed first, a failing
 /// quarantine commit would drop the violating rows on the floor.
 ///
 /// Not supported with quarantine (kInvalidArgument): schema evolution

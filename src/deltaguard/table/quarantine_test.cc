@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "deltaguard/exec/constraint_checker.h"
 #include "deltaguard/io/parquet/table_scan.h"
@@ -113,6 +114,12 @@ TEST_F(QuarantineTest, FailedQuarantineCommitWritesNothingToTheTable) {
   ASSERT_FALSE(r);
   EXPECT_THAT(r.error().message, HasSubstr("nothing was written to"));
   EXPECT_TRUE(TableRows(table_).empty());
+  // The good rows were staged as the table's data files in the same pass; the failed
+  // quarantine commit removed them.
+  int data_files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(table_))
+    data_files += e.path().extension() == ".parquet";
+  EXPECT_EQ(data_files, 0);
 }
 
 TEST_F(QuarantineTest, RoutesNullsInNestedNotNullFields) {

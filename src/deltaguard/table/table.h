@@ -1,12 +1,14 @@
 /// \file deltaguard/table/table.h
 /// The public facade: open a Delta table directory as a Snapshot with the local file
-/// system and the Parquet checkpoint reader wired in.
+/// system and the Parquet checkpoint reader wired in. NormalizeTablePath comes from
+/// write/table_path.h.
 #pragma once
 
 #include <string>
 
 #include "deltaguard/log/snapshot.h"
 #include "deltaguard/util/result.h"
+#include "deltaguard/write/table_path.h"
 
 namespace deltaguard {
 
@@ -18,11 +20,5 @@ Result<SnapshotRef> OpenSnapshot(const std::string& path, const SnapshotSpec& sp
 /// Same, reading through `fs` (tests inject faults this way).
 Result<SnapshotRef> OpenSnapshot(FileSystemRef fs, const std::string& path,
                                  const SnapshotSpec& spec = {});
-
-/// The absolute, normalized local directory for a user-given table location: relative
-/// paths are resolved against the working directory, `file:` URIs are decoded
-/// (`file:///a%20b` -> `/a b`), trailing slashes dropped. Other URI schemes are
-/// kInvalidArgument.
-Result<std::string> NormalizeTablePath(const std::string& path);
 
 }  // namespace deltaguard

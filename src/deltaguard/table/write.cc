@@ -11,20 +11,20 @@
 
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/exec/batch_conformer.h"
-#include "deltaguard/exec/constraint_checker.h"
-#include "deltaguard/exec/prefetch_reader.h"
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
-#include "deltaguard/io/parquet/partitioned_writer.h"
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/protocol/column_mapping.h"
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/schema/schema_json.h"
-#include "deltaguard/table/replace_where.h"
 #include "deltaguard/table/table.h"
-#include "deltaguard/table/write_internal.h"
+#include "deltaguard/table/write_routed_internal.h"
 #include "deltaguard/util/string_util.h"
+#include "deltaguard/write/commit_funnel.h"
+#include "deltaguard/write/enforcement.h"
+#include "deltaguard/write/replace_where.h"
+#include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
 namespace {
@@ -95,6 +95,10 @@ bool SameProtocol(const Protocol& a, const Protocol& b) {
 Result<std::vector<SchemaRef>> InputSchemas(const std::vector<BatchSource>& sources) {
   std::vector<SchemaRef> out;
   for (const auto& source : sources) {
+    if (source.delta_schema) {
+      out.push_back(source.delta_schema);
+      continue;
+    }
     auto schema = FromArrowSchema(*source.schema);
     if (!schema)
       return WithContext(schema.error(), fmt::format("input '{}'", source.name));
@@ -196,52 +200,6 @@ Result<WritePlan> PlanExisting(const std::vector<SchemaRef>& inputs,
   return plan;
 }
 
-// Read every source through the conformer into the partitioned writer.
-Status WriteRows(std::vector<BatchSource>& sources, const WritePlan& plan,
-                 const std::string& path, PartitionedWriter* writer) {
-  // CHECK constraints and invariants of the table after this write (constraints_ddl.h).
-  DELTA_ASSIGN_OR_RETURN(
-      auto checker, ConstraintChecker::Make(plan.effective_metadata, *plan.schema, path));
-  for (auto& source : sources) {
-    ConformOptions conform_options;
-    conform_options.by_position = source.by_position;
-    conform_options.table_name = path;
-    auto conformer = BatchConformer::Make(plan.schema, source.schema, conform_options);
-    if (!conformer) {
-      return WithContext(conformer.error(), fmt::format("input '{}'", source.name));
-    }
-    DELTA_ASSIGN_OR_RETURN(auto opened, source.open());
-    // Decode the next input batch while this one is encoded.
-    auto reader = MakePrefetchingReader(std::move(opened));
-    int64_t row = 0;
-    while (true) {
-      std::shared_ptr<arrow::RecordBatch> batch;
-      auto st = reader->ReadNext(&batch);
-      if (!st.ok()) {
-        return internal::FromArrowStatus(st, ErrorCode::kCorruptData,
-                                         fmt::format("input '{}'", source.name));
-      }
-      if (!batch) break;
-      auto conformed = (*conformer)->Conform(*batch, row);
-      if (!conformed) {
-        return WithContext(conformed.error(), fmt::format("input '{}'", source.name));
-      }
-      if (plan.replace_where) {
-        auto checked = plan.replace_where->CheckRows(**conformed, row);
-        if (!checked) {
-          return WithContext(checked.error(), fmt::format("input '{}'", source.name));
-        }
-      }
-      if (auto checked = checker.Check(**conformed); !checked) {
-        return WithContext(checked.error(), fmt::format("input '{}'", source.name));
-      }
-      DELTA_RETURN_IF_ERROR(writer->Write(*conformed));
-      row += batch->num_rows();
-    }
-  }
-  return OkStatus();
-}
-
 // Keep the rows the predicate does not select (FALSE or NULL).
 Result<std::shared_ptr<arrow::RecordBatch>> RowsToKeep(
     const std::shared_ptr<arrow::RecordBatch>& batch,
@@ -263,7 +221,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> RowsToKeep(
 // removed, files with some matching rows are removed and their other rows written
 // again (through `writer`, conformed to the possibly evolved schema).
 Status RewriteForReplaceWhere(const SnapshotRef& snapshot, const WritePlan& plan,
-                              const std::string& path, PartitionedWriter* writer,
+                              const std::string& path, CommitFunnel* funnel,
                               std::vector<const AddFile*>* removed, WriteResult* result) {
   for (const AddFile& add : snapshot->files()) {
     ScanOptions scan_options;
@@ -292,7 +250,9 @@ Status RewriteForReplaceWhere(const SnapshotRef& snapshot, const WritePlan& plan
     }
     if (selected_rows == 0) continue;
     removed->push_back(&add);
-    for (const auto& batch : kept) DELTA_RETURN_IF_ERROR(writer->Write(batch));
+    for (const auto& batch : kept) {
+      DELTA_RETURN_IF_ERROR(funnel->WriteConformed(batch, BatchInfo{add.path, 0}));
+    }
     result->rows_copied += total_rows - selected_rows;
   }
   return OkStatus();
@@ -304,6 +264,17 @@ Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
                                std::vector<BatchSource> sources,
                                const WriteOptions& options,
                                const SessionSettings& session) {
+  return table_internal::WriteTableRouted(std::move(fs), path, std::move(sources),
+                                          options, session, {});
+}
+
+namespace table_internal {
+
+Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
+                                     std::vector<BatchSource> sources,
+                                     const WriteOptions& options,
+                                     const SessionSettings& session,
+                                     const RoutedWrite& routed) {
   DELTA_RETURN_IF_ERROR(CheckOptions(options, path));
   DELTA_ASSIGN_OR_RETURN(std::string root, NormalizeTablePath(path));
   DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, root));
@@ -345,14 +316,10 @@ Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
   for (const auto& source : sources) names.push_back(source.name);
 
   if (snapshot && options.mode == WriteMode::kOverwrite) {
-    auto append_only = snapshot->metadata().GetConfig("delta.appendOnly");
-    if (append_only && EqualsIgnoreCase(*append_only, "true")) {
-      return MakeError(ErrorCode::kConstraintViolation,
-                       "DELTA_CANNOT_MODIFY_APPEND_ONLY: table '{}' is append-only "
-                       "(delta.appendOnly = true): overwrite would remove its rows; "
-                       "append instead, or unset the property first",
-                       path);
-    }
+    DELTA_RETURN_IF_ERROR(internal::CheckRowsRemovable(
+        snapshot->metadata(), path,
+        "overwrite would remove its rows; append instead, or unset the property "
+        "first"));
   }
   WritePlan plan;
   if (!snapshot || options.overwrite_schema) {
@@ -370,79 +337,78 @@ Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
                                               plan.partition_columns, plan.mode, path));
   }
 
-  DataFileWriterOptions file_options = options.file_options;
-  DELTA_ASSIGN_OR_RETURN(file_options.stats,
-                         internal::StatsOptionsFor(plan.effective_metadata));
+  // input -> conform -> enforcement (replaceWhere, constraints) -> encode -> stage
+  // -> commit -> checkpoint, in the commit funnel (write/commit_funnel.h).
+  FunnelPlan funnel_plan;
+  funnel_plan.schema = plan.schema;
+  funnel_plan.metadata = plan.effective_metadata;
+  funnel_plan.new_metadata = plan.new_metadata;
+  funnel_plan.new_protocol = plan.new_protocol;
+  funnel_plan.file_options = options.file_options;
+  funnel_plan.checkpoint = options.checkpoint;
+  CommitHooks hooks;
+  if (routed.make_router) {
+    // Quarantine: the router replaces the constraint check (its rows are all good).
+    funnel_plan.conform_schema = routed.conform_schema;
+    DELTA_ASSIGN_OR_RETURN(auto router, routed.make_router(plan.schema));
+    hooks.enforcement.push_back(std::move(router));
+  }
+  if (plan.replace_where) {
+    hooks.enforcement.push_back(
+        std::make_shared<ReplaceWhereCheck>(plan.replace_where.get()));
+  }
+  if (!routed.make_router) {
+    // CHECK constraints and invariants of the table after this write
+    // (constraints_ddl.h).
+    DELTA_ASSIGN_OR_RETURN(
+        auto constraints,
+        ConstraintEnforcement::Make(plan.effective_metadata, *plan.schema, path));
+    hooks.enforcement.push_back(std::move(constraints));
+  }
   DELTA_ASSIGN_OR_RETURN(
-      auto writer, PartitionedWriter::Make(fs, root, plan.schema, plan.partition_columns,
-                                           plan.mode, file_options));
-  if (auto st = WriteRows(sources, plan, path, writer.get()); !st) {
-    writer->Abort();
-    return st.error();
+      auto funnel, CommitFunnel::Open(FunnelTable{fs, root, path, snapshot},
+                                      std::move(funnel_plan), std::move(hooks), session));
+  for (const auto& source : sources) {
+    ConformOptions conform;
+    conform.table_name = path;
+    DELTA_RETURN_IF_ERROR(funnel->WriteSource(source, conform));
   }
   // replaceWhere over data columns: decide per row, rewriting partly matching files.
   std::vector<const AddFile*> rewritten_or_removed;
   if (snapshot && plan.replace_where && !plan.replace_where->partition_only()) {
-    auto st = RewriteForReplaceWhere(snapshot, plan, path, writer.get(),
-                                     &rewritten_or_removed, &result);
-    if (!st) {
-      writer->Abort();
-      return st.error();
-    }
+    DELTA_RETURN_IF_ERROR(RewriteForReplaceWhere(snapshot, plan, path, funnel.get(),
+                                                 &rewritten_or_removed, &result));
   }
-  auto files = writer->Finish();
-  if (!files) {
-    writer->Abort();
-    return files.error();
-  }
-  result.rows = writer->rows_written() - result.rows_copied;
+  DELTA_RETURN_IF_ERROR(funnel->FinishFiles());
+  result.rows = funnel->staged().rows_written - result.rows_copied;
 
-  // Stage the commit.
+  // Stage the removes and what the write read.
   const int64_t now = internal::NowMillis();
-  TransactionOptions txn_options;
-  txn_options.engine_info = session.engine_info;
-  auto txn_or = Transaction::Begin(fs, root, snapshot, txn_options);
-  if (!txn_or) {
-    writer->Abort();
-    return txn_or.error();
-  }
-  auto& txn = *txn_or;
-  if (plan.new_protocol) txn->SetProtocol(*plan.new_protocol);
-  if (plan.new_metadata) txn->SetMetadata(*plan.new_metadata);
+  Transaction& txn = funnel->txn();
   int64_t removed_bytes = 0;
   if (snapshot && (plan.remove_all || plan.replace_where)) {
-    std::vector<std::string> read_files;
     for (const auto& add : snapshot->files()) {
       if (plan.replace_where && plan.replace_where->partition_only()) {
-        auto matches = plan.replace_where->MatchesPartition(add.partition_values);
-        if (!matches) {
-          writer->Abort();
-          return matches.error();
-        }
-        if (!*matches) continue;
+        DELTA_ASSIGN_OR_RETURN(
+            bool matches, plan.replace_where->MatchesPartition(add.partition_values));
+        if (!matches) continue;
       } else if (plan.replace_where &&
                  std::find(rewritten_or_removed.begin(), rewritten_or_removed.end(),
                            &add) == rewritten_or_removed.end()) {
         continue;
       }
-      read_files.push_back(add.path);
       removed_bytes += add.size;
-      txn->RemoveFile(RemoveFileFor(add, now));
+      txn.RemoveFile(RemoveFileFor(add, now));
       ++result.files_removed;
     }
     if (plan.replace_where && plan.replace_where->partition_only()) {
-      txn->ReadPartitions(plan.replace_where->PartitionPredicate());
+      txn.ReadPartitions(plan.replace_where->PartitionPredicate());
     } else {
-      txn->ReadWholeTable();
+      txn.ReadWholeTable();
     }
   }
-  for (const auto& file : *files) {
-    result.bytes_added += file.size;
-    txn->AddFile(internal::AddFileFor(file));
-  }
-  result.files_added = static_cast<int64_t>(files->size());
   if (options.txn_app_id)
-    txn->SetAppTransaction(*options.txn_app_id, *options.txn_version);
+    txn.SetAppTransaction(*options.txn_app_id, *options.txn_version);
 
   OperationInfo op;
   op.operation = options.operation;
@@ -455,6 +421,8 @@ Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
     predicate += "]";
     op.parameters_json.emplace_back("predicate", JsonQuote(predicate));
   }
+  result.files_added = static_cast<int64_t>(funnel->staged().files.size());
+  result.bytes_added = funnel->staged().bytes_added;
   op.metrics.emplace_back("numFiles", result.files_added);
   op.metrics.emplace_back("numOutputRows", result.rows);
   op.metrics.emplace_back("numOutputBytes", result.bytes_added);
@@ -462,22 +430,15 @@ Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
     op.metrics.emplace_back("numRemovedFiles", result.files_removed);
     op.metrics.emplace_back("numRemovedBytes", removed_bytes);
   }
-  auto committed = txn->Commit(op);
-  if (!committed) {
-    // An I/O error at the commit leaves its outcome unknown (the commit file may exist):
-    // the data files stay. Anything else means the log was not touched.
-    if (committed.error().code != ErrorCode::kIOError) {
-      for (const auto& file : *files)
-        (void)fs->Delete(internal::DataFilePath(root, file.relative_path));
-    }
-    return committed.error();
-  }
-  result.version = committed->version;
-  result.commit_attempts = committed->attempts;
-  if (options.checkpoint) {
-    internal::MaybeCheckpoint(fs, root, result.version, plan.effective_metadata, &result);
-  }
+  if (routed.before_commit) DELTA_RETURN_IF_ERROR(routed.before_commit());
+  DELTA_ASSIGN_OR_RETURN(CommitOutcome committed, funnel->Commit(std::move(op)));
+  result.version = committed.version;
+  result.commit_attempts = committed.attempts;
+  result.checkpoint_version = committed.checkpoint_version;
+  result.checkpoint_error = committed.checkpoint_error;
   return result;
 }
+
+}  // namespace table_internal
 
 }  // namespace deltaguard

@@ -24,53 +24,9 @@
 #include "deltaguard/log/snapshot.h"
 #include "deltaguard/schema/data_type.h"
 #include "deltaguard/util/result.h"
+#include "deltaguard/write/write_types.h"
 
 namespace deltaguard {
-
-/// What to do when the table already exists (Spark's SaveMode).
-enum class WriteMode { kAppend, kOverwrite, kErrorIfExists, kIgnore };
-
-/// "append", "overwrite", "error"/"errorifexists", "ignore" (case-insensitive).
-Result<WriteMode> ParseWriteMode(std::string_view text);
-std::string_view WriteModeName(WriteMode mode);  ///< Spark's name: "Append", ...
-
-/// Session-level settings shared by the CLI, SQL and Python front ends.
-struct SessionSettings {
-  /// spark.databricks.delta.schema.autoMerge.enabled: schema evolution on every write
-  /// that does not say otherwise.
-  bool auto_merge = false;
-  /// deltaguard.merge.ignoreUnmatchedSourceColumns: MERGE's `UPDATE SET *` / `INSERT *`
-  /// drop source columns the target lacks with a warning (Spark's behaviour) instead of
-  /// failing (dml/merge.h rule 4).
-  bool merge_ignore_unmatched_source_columns = false;
-  /// deltaguard.merge.sourceMemoryLimit: bytes of MERGE source kept in RAM before it is
-  /// spilled to a memory-mapped temporary file (dml/merge.h rule 8). Set as bytes or
-  /// with a binary unit ("512m", "2g"); -1: no limit.
-  int64_t merge_source_memory_limit = int64_t{1} << 30;
-  /// spark.databricks.delta.retentionDurationCheck.enabled: VACUUM refuses a RETAIN
-  /// below the table's delta.deletedFileRetentionDuration (table/vacuum.h).
-  bool retention_duration_check = true;
-  /// spark.databricks.delta.vacuum.logging.enabled: VACUUM commits Spark's
-  /// "VACUUM START" / "VACUUM END" versions.
-  bool vacuum_logging = true;
-  std::string engine_info = "deltaguard/0.1.0";
-  /// Set a setting by its Spark name; unknown keys are kInvalidArgument.
-  Status Set(std::string_view key, std::string_view value);
-};
-
-/// One input of a write: a schema known up front and a reader opened on demand, so that
-/// many inputs are checked before any data is written and read one at a time.
-struct BatchSource {
-  std::string name;  ///< shown in messages (a file path, "VALUES", ...)
-  std::shared_ptr<arrow::Schema> schema;
-  std::function<Result<std::shared_ptr<arrow::RecordBatchReader>>()> open;
-  /// Columns matched by position (headerless CSV, INSERT without a column list).
-  bool by_position = false;
-};
-
-/// A BatchSource over an existing reader (opened once).
-BatchSource SourceFromReader(std::string name,
-                             std::shared_ptr<arrow::RecordBatchReader> reader);
 
 struct CreateTableOptions {
   SchemaRef schema;  ///< columns (NOT NULL and comments allowed)
@@ -81,48 +37,6 @@ struct CreateTableOptions {
   bool if_not_exists = false;  ///< an existing table is then not an error
   /// Created by name in the warehouse without LOCATION (commitInfo isManaged).
   bool managed = false;
-};
-
-struct WriteOptions {
-  WriteMode mode = WriteMode::kAppend;
-  /// mergeSchema for this write; nullopt: the session's auto_merge.
-  std::optional<bool> merge_schema;
-  bool overwrite_schema = false;  ///< only with kOverwrite, never with replace_where
-  /// Partial overwrite: rows written must satisfy it; files/rows matching it are
-  /// replaced (SQL expression over the table's columns).
-  std::optional<std::string> replace_where;
-  /// Partitioning for a new table (or with overwrite_schema); on an existing table it
-  /// must equal the table's.
-  std::vector<std::string> partition_by;
-  StringMap properties;  ///< table properties when the write creates the table
-  /// Idempotent writes: skip when the table already holds this application's version.
-  std::optional<std::string> txn_app_id;
-  std::optional<int64_t> txn_version;
-  DataFileWriterOptions file_options;
-  /// How the user's interface names the mergeSchema switch (shown in errors).
-  std::string merge_option_hint = "mergeSchema";
-  std::string operation = "WRITE";  ///< commitInfo.operation
-  /// Write a checkpoint after the commit when delta.checkpointInterval says so.
-  bool checkpoint = true;
-};
-
-struct WriteResult {
-  int64_t version = -1;  ///< committed version; -1 when nothing was committed
-  bool skipped = false;  ///< kIgnore on an existing table, or txn already applied
-  std::string skipped_reason;
-  bool created = false;     ///< the write created the table
-  int64_t rows = 0;         ///< rows from the inputs
-  int64_t rows_copied = 0;  ///< unchanged rows rewritten by a data-column replaceWhere
-  int64_t files_added = 0;
-  int64_t files_removed = 0;
-  int64_t bytes_added = 0;
-  bool schema_changed = false;
-  std::vector<std::string> added_columns;
-  std::vector<std::string> widened_columns;
-  std::vector<std::string> missing_columns;  ///< table columns the input lacked (NULL)
-  int commit_attempts = 0;
-  std::optional<int64_t> checkpoint_version;
-  std::optional<std::string> checkpoint_error;  ///< commit succeeded, checkpoint did not
 };
 
 /// Create an empty table (version 0). Fails with kAlreadyExists when `path` already

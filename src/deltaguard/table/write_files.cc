@@ -6,20 +6,15 @@
 #include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
-#include "deltaguard/table/write_internal.h"
+#include "deltaguard/table/write_routed_internal.h"
+#include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
 
-Result<WriteResult> WriteFiles(FileSystemRef fs, const std::string& path,
-                               const std::vector<std::string>& inputs,
-                               InputOptions input_options, const WriteOptions& options,
-                               const SessionSettings& session) {
-  DELTA_ASSIGN_OR_RETURN(std::string root, NormalizeTablePath(path));
-  DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs));
-  if (!input_options.type_hint && !options.overwrite_schema) {
-    DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, root));
-    if (snapshot) input_options.type_hint = snapshot->schema();
-  }
+namespace table_internal {
+
+Result<std::vector<BatchSource>> FileSources(const std::vector<std::string>& files,
+                                             const InputOptions& input_options) {
   std::vector<BatchSource> sources;
   for (const auto& file : files) {
     DELTA_ASSIGN_OR_RETURN(InputFile inspected, InspectInput(file, input_options));
@@ -31,6 +26,22 @@ Result<WriteResult> WriteFiles(FileSystemRef fs, const std::string& path,
     };
     sources.push_back(std::move(source));
   }
+  return sources;
+}
+
+}  // namespace table_internal
+
+Result<WriteResult> WriteFiles(FileSystemRef fs, const std::string& path,
+                               const std::vector<std::string>& inputs,
+                               InputOptions input_options, const WriteOptions& options,
+                               const SessionSettings& session) {
+  DELTA_ASSIGN_OR_RETURN(std::string root, NormalizeTablePath(path));
+  DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs));
+  if (!input_options.type_hint && !options.overwrite_schema) {
+    DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, root));
+    if (snapshot) input_options.type_hint = snapshot->schema();
+  }
+  DELTA_ASSIGN_OR_RETURN(auto sources, table_internal::FileSources(files, input_options));
   return WriteTable(std::move(fs), path, std::move(sources), options, session);
 }
 

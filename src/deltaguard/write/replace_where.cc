@@ -1,4 +1,4 @@
-#include "deltaguard/table/replace_where.h"
+#include "deltaguard/write/replace_where.h"
 
 #include <arrow/array/util.h>
 #include <arrow/compute/api.h>
@@ -20,7 +20,14 @@ Result<std::unique_ptr<ReplaceWhere>> ReplaceWhere::Make(
     const std::string& table) {
   auto parsed = ParseExpression(sql);
   if (!parsed) return WithContext(parsed.error(), "replaceWhere");
-  auto bound = BindPredicate(**parsed, *schema);
+  return FromExpr(**parsed, std::move(schema), partition_columns, mode, table);
+}
+
+Result<std::unique_ptr<ReplaceWhere>> ReplaceWhere::FromExpr(
+    const Expr& parsed, SchemaRef schema,
+    const std::vector<std::string>& partition_columns, ColumnMappingMode mode,
+    const std::string& table) {
+  auto bound = BindPredicate(parsed, *schema);
   if (!bound) {
     return WithContext(bound.error(), fmt::format("replaceWhere on table '{}'", table));
   }
@@ -28,10 +35,10 @@ Result<std::unique_ptr<ReplaceWhere>> ReplaceWhere::Make(
     return MakeError(ErrorCode::kInvalidArgument,
                      "replaceWhere '{}' on table '{}' must be deterministic and must not "
                      "aggregate",
-                     sql, table);
+                     ToSql(parsed), table);
   }
   auto out = std::unique_ptr<ReplaceWhere>(new ReplaceWhere());
-  out->sql_ = ToSql(**parsed);
+  out->sql_ = ToSql(parsed);
   out->table_ = table;
   out->schema_ = schema;
   out->bound_ = *bound;

@@ -1,4 +1,4 @@
-/// \file deltaguard/table/replace_where.h
+/// \file deltaguard/write/replace_where.h
 /// Partial overwrite by predicate (Spark's `replaceWhere`, protocol.md §5.4): the rows a
 /// write brings must all satisfy the predicate (else DELTA_REPLACE_WHERE_MISMATCH), and
 /// the rows of the table that satisfy it are replaced.
@@ -34,6 +34,12 @@ class ReplaceWhere {
   /// against the table schema `schema`.
   static Result<std::unique_ptr<ReplaceWhere>> Make(
       const std::string& sql, SchemaRef schema,
+      const std::vector<std::string>& partition_columns, ColumnMappingMode mode,
+      const std::string& table);
+  /// The same for an already parsed predicate (UPDATE and DELETE pass their WHERE
+  /// instead of printing it to SQL and parsing it again).
+  static Result<std::unique_ptr<ReplaceWhere>> FromExpr(
+      const Expr& parsed, SchemaRef schema,
       const std::vector<std::string>& partition_columns, ColumnMappingMode mode,
       const std::string& table);
 

@@ -1,5 +1,9 @@
-/// \file deltaguard/table/write_internal.h
-/// Pieces shared by CreateTable and WriteTable (not part of the public API).
+/// \file deltaguard/write/table_state.h
+/// The table-state helpers every write path shares: the metadata and protocol of a new
+/// or replaced table, schema evolution of an existing one, stats options, the add
+/// action of a written file, loading a table that may not exist yet, the checkpoint
+/// step after a commit and the one delta.appendOnly check. Library-internal (not part
+/// of the front ends' API); used by write/, table/ and dml/.
 #pragma once
 
 #include <optional>
@@ -9,9 +13,9 @@
 #include "deltaguard/io/parquet/data_file_writer.h"
 #include "deltaguard/log/actions.h"
 #include "deltaguard/log/snapshot.h"
-#include "deltaguard/table/write.h"
 #include "deltaguard/txn/transaction.h"
 #include "deltaguard/util/result.h"
+#include "deltaguard/write/write_types.h"
 
 namespace deltaguard::internal {
 
@@ -76,5 +80,15 @@ Result<SnapshotRef> LoadIfExists(const FileSystemRef& fs, const std::string& roo
 /// records the outcome in `result` (a checkpoint failure never fails the write).
 void MaybeCheckpoint(const FileSystemRef& fs, const std::string& root, int64_t version,
                      const Metadata& metadata, WriteResult* result);
+
+/// The one delta.appendOnly check of a write that changes or removes existing rows
+/// (overwrite, replaceWhere, REPLACE of rows by MERGE/UPDATE/DELETE): with
+/// delta.appendOnly = true on `metadata`, kConstraintViolation
+/// DELTA_CANNOT_MODIFY_APPEND_ONLY naming `table`, followed by `consequence` (what the
+/// operation would do and what the user can do instead). Run before any data is read,
+/// as Spark's DeltaLog.assertRemovable is. The txn layer keeps its own check of the
+/// staged removes (txn/staged_actions.h) as the protocol's last line of defence.
+Status CheckRowsRemovable(const Metadata& metadata, std::string_view table,
+                          std::string_view consequence);
 
 }  // namespace deltaguard::internal
