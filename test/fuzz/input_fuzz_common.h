@@ -5,7 +5,7 @@
 //  1. every STRING value read is valid UTF-8 (docs/behaviour.md "CSV and JSON input");
 //  2. an error message holds no control character but '\n' and stays bounded, so input
 //     bytes cannot reach a terminal raw;
-//  3. reading the same file twice gives the same rows (or the same error).
+//  3. reading the same file twice gives the same rows (or fails both times).
 #pragma once
 
 #include <arrow/array.h>
@@ -131,8 +131,10 @@ inline void Run(const uint8_t* data, size_t size, deltaguard::InputFormat format
   std::string first_error, second_error;
   const int64_t first = ReadAll(path, options, &first_error);
   const int64_t second = ReadAll(path, options, &second_error);
-  Check(first == second && first_error == second_error, "two reads disagree",
-        first_error + " / " + second_error);
+  // Which error comes first may differ (Arrow's JSON reader reads ahead on an I/O
+  // thread, so a parse error and a check of the next block race); that a read fails,
+  // and the rows of a read that succeeds, may not.
+  Check(first == second, "two reads disagree", first_error + " / " + second_error);
 }
 
 }  // namespace input_fuzz
