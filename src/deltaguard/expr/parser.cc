@@ -483,6 +483,11 @@ class Parser {
     std::string_view type_text = sql_.substr(first.pos, end - first.pos);
     auto type = ParseDdlType(type_text);
     if (!type) {
+      if (type.error().message.find("levels of nested types") != std::string::npos) {
+        return error_(first.pos, fmt::format("the type in CAST nests too deeply: at most "
+                                             "{} levels of nested types",
+                                             kMaxTypeDepth));
+      }
       return error_(first.pos, fmt::format("invalid type '{}' in CAST", type_text));
     }
     e->cast_type = *type;

@@ -6,6 +6,7 @@
 
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/sql/parse/statement_parser_internal.h"
+#include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {
@@ -203,6 +204,12 @@ Result<StatementParser::ColumnType> StatementParser::ParseColumnType(
   out.text = SourceText(type_first, idx_);
   auto type = ParseDdlType(out.text);
   if (!type) {
+    if (type.error().message.find("levels of nested types") != std::string::npos) {
+      return ErrorAt(tokens_[type_first].pos,
+                     fmt::format("the type of column '{}' nests too deeply: at most {} "
+                                 "levels of nested types",
+                                 column, kMaxTypeDepth));
+    }
     return ErrorAt(tokens_[type_first].pos,
                    fmt::format("invalid type '{}' for column '{}'", out.text, column));
   }
