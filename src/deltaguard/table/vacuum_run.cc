@@ -11,6 +11,7 @@
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/vacuum.h"
+#include "deltaguard/write/commit_funnel.h"
 
 namespace deltaguard {
 namespace {
@@ -77,14 +78,19 @@ OperationInfo StartInfo(const VacuumOptions& options, int64_t default_retention_
   return op;
 }
 
+// VACUUM START / END commit no data and change nothing but the log, through the one
+// commit funnel (so the checkpoint interval applies to them as to every commit).
 Result<int64_t> CommitMarker(const FileSystemRef& fs, const std::string& root,
                              const VacuumOptions& options, const OperationInfo& op) {
   DELTA_ASSIGN_OR_RETURN(SnapshotRef latest, OpenSnapshot(fs, root));
-  TransactionOptions txn_options;
-  txn_options.engine_info = options.engine_info;
-  DELTA_ASSIGN_OR_RETURN(auto txn,
-                         Transaction::Begin(fs, root, std::move(latest), txn_options));
-  DELTA_ASSIGN_OR_RETURN(CommitResult committed, txn->Commit(op));
+  FunnelPlan plan;
+  plan.metadata = latest->metadata();
+  SessionSettings session;
+  session.engine_info = options.engine_info;
+  DELTA_ASSIGN_OR_RETURN(
+      auto funnel, CommitFunnel::Open(FunnelTable{fs, root, root, std::move(latest)},
+                                      std::move(plan), CommitHooks{}, session));
+  DELTA_ASSIGN_OR_RETURN(CommitOutcome committed, funnel->Commit(op));
   return committed.version;
 }
 

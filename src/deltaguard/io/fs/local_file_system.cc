@@ -48,6 +48,25 @@ struct TempFile {
   std::string path;
   int fd = -1;
 };
+// Call `visit(entry)` for each entry of `dir` but "." and ".." (readdir(3) order).
+template <typename Visit>
+Status ForEachDirEntry(const std::string& dir, Visit visit) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return ErrnoError(errno, "list directory", dir);
+  while (true) {
+    errno = 0;
+    const struct dirent* entry = ::readdir(d);
+    if (entry == nullptr) {
+      int err = errno;
+      ::closedir(d);
+      if (err != 0) return ErrnoError(err, "list directory", dir);
+      return OkStatus();
+    }
+    std::string_view name = entry->d_name;
+    if (name != "." && name != "..") visit(*entry);
+  }
+}
+
 Result<TempFile> CreateTempFor(const std::string& path) {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   // Built in one format call: std::string::insert here trips GCC 12's -Wrestrict false
@@ -148,32 +167,22 @@ class LocalFileSystem final : public FileSystem {
   // entries that are known not to be regular files or symlinks.
   Result<std::vector<FileInfo>> List(const std::string& dir,
                                      std::string_view start_at) const override {
-    DIR* d = ::opendir(dir.c_str());
-    if (d == nullptr) return ErrnoError(errno, "list directory", dir);
     std::vector<FileInfo> out;
     std::string prefix = JoinPath(dir, "");
-    while (true) {
-      errno = 0;
-      const struct dirent* entry = ::readdir(d);
-      if (entry == nullptr) {
-        int err = errno;
-        ::closedir(d);
-        if (err != 0) return ErrnoError(err, "list directory", dir);
-        break;
-      }
-      std::string_view name = entry->d_name;
-      if (name == "." || name == ".." || name < start_at) continue;
-      if (entry->d_type != DT_REG && entry->d_type != DT_LNK &&
-          entry->d_type != DT_UNKNOWN) {
-        continue;
+    DELTA_RETURN_IF_ERROR(ForEachDirEntry(dir, [&](const struct dirent& entry) {
+      std::string_view name = entry.d_name;
+      if (name < start_at) return;
+      if (entry.d_type != DT_REG && entry.d_type != DT_LNK &&
+          entry.d_type != DT_UNKNOWN) {
+        return;
       }
       std::string full = prefix;
       full.append(name);
       struct stat st;
-      if (::stat(full.c_str(), &st) != 0) continue;  // vanished while listing
-      if (!S_ISREG(st.st_mode)) continue;
+      if (::stat(full.c_str(), &st) != 0) return;  // vanished while listing
+      if (!S_ISREG(st.st_mode)) return;
       out.push_back({std::move(full), static_cast<int64_t>(st.st_size), MtimeMillis(st)});
-    }
+    }));
     std::sort(out.begin(), out.end(),
               [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
     return out;
@@ -312,29 +321,17 @@ class LocalFileSystem final : public FileSystem {
   }
 
   Result<std::vector<FileInfo>> ListDirs(const std::string& dir) const override {
-    DIR* d = ::opendir(dir.c_str());
-    if (d == nullptr) return ErrnoError(errno, "list directory", dir);
     std::vector<FileInfo> out;
     std::string prefix = JoinPath(dir, "");
-    while (true) {
-      errno = 0;
-      const struct dirent* entry = ::readdir(d);
-      if (entry == nullptr) {
-        int err = errno;
-        ::closedir(d);
-        if (err != 0) return ErrnoError(err, "list directory", dir);
-        break;
-      }
-      std::string_view name = entry->d_name;
-      if (name == "." || name == "..") continue;
-      if (entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN) continue;
+    DELTA_RETURN_IF_ERROR(ForEachDirEntry(dir, [&](const struct dirent& entry) {
+      if (entry.d_type != DT_DIR && entry.d_type != DT_UNKNOWN) return;
       std::string full = prefix;
-      full.append(name);
+      full.append(entry.d_name);
       struct stat st;
-      if (::lstat(full.c_str(), &st) != 0) continue;  // vanished while listing
-      if (!S_ISDIR(st.st_mode)) continue;             // symbolic links are not followed
+      if (::lstat(full.c_str(), &st) != 0) return;  // vanished while listing
+      if (!S_ISDIR(st.st_mode)) return;             // symbolic links are not followed
       out.push_back({std::move(full), 0, MtimeMillis(st)});
-    }
+    }));
     std::sort(out.begin(), out.end(),
               [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
     return out;
