@@ -83,8 +83,23 @@ def test_deep_ndjson_input_is_refused_naming_file_and_line(tmp_path):
         path = tmp_path / f"{name}.json"
         path.write_text('{"a": null}\n{"a": ' + value + "}\n")
         res = run_cli("write", tmp_path / f"t_{name}", path)
-        assert_error(res, EXIT_USAGE, names=(f"{name}.json' line 2",),
+        assert_error(res, EXIT_USAGE, names=(f"{name}.json', line 2, column",),
                      contains=("deeper than 65 levels",))
+
+
+def test_ndjson_line_that_is_not_one_object_is_refused_naming_line_and_column(tmp_path):
+    # A `null` record at the start crashed Arrow's JSON reader (found by fuzzing); other
+    # lines that are not one object failed without a line, or read two records as one.
+    cases = [("null\n{\"a\": 1}\n", "line 1, column 1", "found null"),
+             ('{"a": 1}\n{"a": 2} {"a": 3}\n', "line 2, column 10",
+              "a second JSON value follows"),
+             ('{"a": 1}\n\n{"a": 2,,}\n', "line 3, column 9", "invalid JSON")]
+    for i, (text, where, says) in enumerate(cases):
+        path = tmp_path / f"in{i}.json"
+        path.write_text(text)
+        res = run_cli("write", tmp_path / f"t{i}", path)
+        assert_error(res, EXIT_USAGE, names=(f"in{i}.json', {where}",), contains=(says,))
+        assert not (tmp_path / f"t{i}").exists()
 
 
 def test_deep_json_in_a_commit_line_is_corrupt_log(tmp_path):

@@ -15,7 +15,6 @@
 #include <optional>
 #include <utility>
 
-#include "deltaguard/exec/json_depth_internal.h"
 #include "deltaguard/exec/text_stream_internal.h"
 #include "deltaguard/exec/text_values_internal.h"
 #include "deltaguard/exec/utf8_check_internal.h"
@@ -205,6 +204,7 @@ Result<std::shared_ptr<arrow::io::InputStream>> OpenText(
     checks.csv_delimiter = *csv_delimiter;
     checks.csv_multi_line = options.csv_multi_line;
   } else {
+    checks.json_lines = true;
     checks.max_line_bytes = options.json_block_size;
     checks.max_line_hint =
         "the block size (`--json-block-size BYTES`, InputOptions::json_block_size)";
@@ -403,9 +403,7 @@ Result<OpenedInput> OpenJson(const std::string& path, const InputOptions& option
   read.use_threads = false;
   DELTA_ASSIGN_OR_RETURN(read.block_size, JsonBlockSize(options));
   auto parse = arrow::json::ParseOptions::Defaults();
-  // Arrow's reader recurses per nesting level: refuse what no column could hold first.
-  DELTA_RETURN_IF_ERROR(internal::CheckJsonInputDepth(path));
-
+  // Every line is checked before Arrow's reader parses it (text_stream_internal.h).
   DELTA_ASSIGN_OR_RETURN(auto probe_file, OpenText(path, options, std::nullopt));
   auto probed = arrow::json::StreamingReader::Make(probe_file, read, parse);
   if (!probed.ok()) return OpenError(NameJsonLine(probed.status(), 0), path, "JSON");

@@ -253,7 +253,7 @@ TEST(InputSourceTest, JsonWithHintsAndMalformedLine) {
   ASSERT_FALSE(malformed);
   EXPECT_EQ(malformed.error().code, ErrorCode::kParseError);
   EXPECT_THAT(malformed.error().message, HasSubstr("bad.jsonl"));
-  EXPECT_THAT(malformed.error().message, HasSubstr("at line 2"));
+  EXPECT_THAT(malformed.error().message, HasSubstr("line 2, column 10"));
 
   std::string wrong = dir.Join("wrong.json");
   WriteTextFile(wrong, "{\"id\": \"abc\"}\n");

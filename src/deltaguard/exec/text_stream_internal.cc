@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "deltaguard/exec/csv_scan_internal.h"
+#include "deltaguard/exec/json_line_check_internal.h"
 #include "deltaguard/exec/utf8_check_internal.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/util/string_util.h"
@@ -76,12 +77,13 @@ class CheckedTextStream final : public arrow::io::InputStream {
  private:
   int64_t pending_size() const { return pending_ == nullptr ? 0 : pending_->size(); }
 
-  arrow::Status Fail(int64_t line, int64_t column, const std::string& problem) {
+  arrow::Status Fail(int64_t line, int64_t column, const std::string& problem,
+                     ErrorCode code = ErrorCode::kInvalidArgument) {
     std::string where = column > 0 ? fmt::format(", line {}, column {}", line, column)
                         : line > 0 ? fmt::format(", line {}", line)
                                    : "";
     return ToArrowStatus(
-        Error{ErrorCode::kInvalidArgument,
+        Error{code,
               fmt::format("input file '{}'{}: {}", EscapeForMessage(checks_.path), where,
                           problem)});
   }
@@ -112,7 +114,9 @@ class CheckedTextStream final : public arrow::io::InputStream {
       fixed = ReplaceInvalidUtf8(text);
       text = *fixed;
     }
+    const int64_t first_line = line_;
     ARROW_RETURN_NOT_OK(CheckLines(text));
+    if (checks_.json_lines) ARROW_RETURN_NOT_OK(CheckJsonLines(text, first_line, at_end));
     if (csv_) {
       if (auto problem = csv_->Scan(text)) return Fail(0, 0, *problem);
       if (at_end) {
@@ -175,6 +179,39 @@ class CheckedTextStream final : public arrow::io::InputStream {
     }
   }
 
+  // Check each line of `text` that ends in it (the first belongs to `line`); a line
+  // still open at the end of the chunk is kept in `json_partial_` until it ends. Its
+  // length is bounded by max_line_bytes, which CheckLines has already enforced.
+  arrow::Status CheckJsonLines(std::string_view text, int64_t line, bool at_end) {
+    size_t start = 0;
+    while (start <= text.size()) {
+      const void* hit = std::memchr(text.data() + start, '\n', text.size() - start);
+      if (hit == nullptr) {
+        json_partial_.append(text.substr(start));
+        if (!at_end) return arrow::Status::OK();
+        return CheckJsonLine(json_partial_, line);
+      }
+      const size_t end = static_cast<size_t>(static_cast<const char*>(hit) - text.data());
+      std::string_view one = text.substr(start, end - start);
+      if (!json_partial_.empty()) {
+        json_partial_.append(one);
+        ARROW_RETURN_NOT_OK(CheckJsonLine(json_partial_, line));
+        json_partial_.clear();
+      } else {
+        ARROW_RETURN_NOT_OK(CheckJsonLine(one, line));
+      }
+      ++line;
+      start = end + 1;
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status CheckJsonLine(std::string_view one, int64_t line) {
+    auto problem = internal::CheckJsonLine(one);
+    if (!problem) return arrow::Status::OK();
+    return Fail(line, problem->column, problem->message, problem->code);
+  }
+
   std::shared_ptr<arrow::io::InputStream> inner_;
   TextStreamChecks checks_;
   std::optional<CsvQuoteScanner> csv_;
@@ -182,6 +219,7 @@ class CheckedTextStream final : public arrow::io::InputStream {
   int64_t pending_offset_ = 0;
   int64_t position_ = 0;
   std::string carry_;       // an incomplete character at the end of the last chunk
+  std::string json_partial_;  // the start of an NDJSON line that the next chunk ends
   int64_t line_ = 1;        // the line (1-based) the next byte belongs to
   int64_t line_bytes_ = 0;  // bytes of that line already seen
   bool done_ = false;

@@ -7,8 +7,9 @@
 ///   or is replaced by U+FFFD when the user asks for it;
 /// - CSV quotes (csv_scan_internal.h): an unterminated quote never merges rows;
 /// - JSON lines longer than the reader's block, which Arrow can only refuse with
-/// "straddling
-///   object straddles two block boundaries".
+///   "straddling object straddles two block boundaries";
+/// - NDJSON lines (json_line_check_internal.h): each is blank or one valid JSON object
+///   nested no deeper than a Delta column can hold.
 #pragma once
 
 #include <arrow/io/interfaces.h>
@@ -26,6 +27,8 @@ struct TextStreamChecks {
   bool csv = false;
   char csv_delimiter = ',';
   bool csv_multi_line = false;
+  /// NDJSON: check every line with CheckJsonLine.
+  bool json_lines = false;
   /// > 0: a line longer than this many bytes is kInvalidArgument naming it, the limit and
   /// `max_line_hint` (what the user can set to raise it).
   int64_t max_line_bytes = 0;
