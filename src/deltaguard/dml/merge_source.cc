@@ -21,7 +21,10 @@
 namespace deltaguard::dml_internal {
 namespace {
 
-// $TMPDIR, else /tmp (the standard library's rule).
+// $TMPDIR, else /tmp (the standard library's rule). The spill file is local scratch
+// space of this process (unlinked as soon as it is open), not table storage, so it is
+// the one file the library creates outside the FileSystem seam, as Spark's executors
+// spill to their local disks whatever the table's storage.
 std::string TempDir() {
   std::error_code ec;
   const auto dir = std::filesystem::temp_directory_path(ec);

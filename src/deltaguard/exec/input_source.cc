@@ -2,15 +2,12 @@
 
 #include <arrow/compute/cast.h>
 #include <arrow/csv/api.h>
-#include <arrow/io/file.h>
 #include <arrow/ipc/reader.h>
 #include <arrow/json/api.h>
 #include <fmt/format.h>
-#include <fnmatch.h>
 #include <parquet/arrow/reader.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <functional>
 #include <optional>
 #include <utility>
@@ -25,17 +22,10 @@
 
 namespace deltaguard {
 
-namespace fs = std::filesystem;
 using internal::FromArrowStatus;
 using internal::ToArrowStatus;
 
 namespace {
-
-bool IsHiddenName(const std::string& name) {
-  return !name.empty() && (name[0] == '.' || name[0] == '_');
-}
-
-bool HasGlob(std::string_view s) { return s.find_first_of("*?[") != std::string::npos; }
 
 /// What the user can do about an Arrow CSV/JSON error, by its wording ("" if nothing).
 std::string ThirdPartyHint(std::string_view message) {
@@ -64,31 +54,6 @@ std::string ThirdPartyHint(std::string_view message) {
            "`--json-block-size BYTES`, InputOptions::json_block_size)";
   }
   return "";
-}
-
-Status AppendDirectory(const fs::path& dir, std::vector<std::string>* out) {
-  std::vector<std::string> files;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(dir, ec), end;
-  for (; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (IsHiddenName(name)) {
-      if (it->is_directory(ec)) it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_regular_file(ec)) files.push_back(it->path().string());
-  }
-  if (ec) {
-    return MakeError(ErrorCode::kIOError, "cannot list input directory '{}': {}",
-                     dir.string(), ec.message());
-  }
-  if (files.empty()) {
-    return MakeError(ErrorCode::kNotFound, "input directory '{}' holds no data files",
-                     dir.string());
-  }
-  std::sort(files.begin(), files.end());
-  out->insert(out->end(), files.begin(), files.end());
-  return OkStatus();
 }
 
 // ---------------------------------------------------------------------------------
@@ -178,15 +143,17 @@ struct OpenedInput {
   std::vector<TextColumnConversion> conversions;
 };
 
-Result<std::shared_ptr<arrow::io::ReadableFile>> OpenLocal(const std::string& path) {
-  auto file = arrow::io::ReadableFile::Open(path);
-  if (!file.ok()) {
-    std::error_code ec;
-    ErrorCode code = fs::exists(path, ec) ? ErrorCode::kIOError : ErrorCode::kNotFound;
-    return FromArrowStatus(file.status(), code,
-                           fmt::format("cannot open input file '{}'", path));
+// Every input is read through the FileSystem seam (InputOptions::fs, null: local).
+Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(
+    const std::string& path, const InputOptions& options) {
+  FileSystemRef fs = options.fs != nullptr ? options.fs : MakeLocalFileSystem();
+  auto file = FileSystemRandomAccessFile::Open(std::move(fs), path);
+  if (!file) {
+    Error e = file.error();
+    e.message = fmt::format("cannot open input file '{}': {}", path, e.message);
+    return tl::unexpected(std::move(e));
   }
-  return *file;
+  return std::shared_ptr<arrow::io::RandomAccessFile>(std::move(*file));
 }
 
 /// A CSV (`csv_delimiter` set) or JSON file read through the checks of
@@ -194,7 +161,7 @@ Result<std::shared_ptr<arrow::io::ReadableFile>> OpenLocal(const std::string& pa
 Result<std::shared_ptr<arrow::io::InputStream>> OpenText(
     const std::string& path, const InputOptions& options,
     std::optional<char> csv_delimiter) {
-  DELTA_ASSIGN_OR_RETURN(auto file, OpenLocal(path));
+  DELTA_ASSIGN_OR_RETURN(auto file, OpenInputFile(path, options));
   TextStreamChecks checks;
   checks.path = path;
   checks.replace_invalid_utf8 =
@@ -242,7 +209,8 @@ Result<OpenedInput> OpenParquet(const std::string& path, const InputOptions& opt
   // Columns decode in parallel on the CPU pool: input decoding is half of a write.
   auto props = DefaultArrowReaderProperties(/*use_threads=*/true, options.batch_rows);
   auto opened =
-      OpenParquetFile(MakeLocalFileSystem(), path, props, ErrorCode::kCorruptData);
+      OpenParquetFile(options.fs != nullptr ? options.fs : MakeLocalFileSystem(), path,
+                      props, ErrorCode::kCorruptData);
   if (!opened) {
     Error e = opened.error();
     e.message += ThirdPartyHint(e.message);
@@ -262,8 +230,8 @@ Result<OpenedInput> OpenParquet(const std::string& path, const InputOptions& opt
   return out;
 }
 
-Result<OpenedInput> OpenIpc(const std::string& path) {
-  DELTA_ASSIGN_OR_RETURN(auto file, OpenLocal(path));
+Result<OpenedInput> OpenIpc(const std::string& path, const InputOptions& options) {
+  DELTA_ASSIGN_OR_RETURN(auto file, OpenInputFile(path, options));
   std::string context = fmt::format("cannot read Arrow IPC file '{}'", path);
   auto file_reader = arrow::ipc::RecordBatchFileReader::Open(file);
   OpenedInput out;
@@ -460,11 +428,11 @@ Result<OpenedInput> OpenAny(const std::string& path, InputFormat format,
     case InputFormat::kParquet:
       return OpenParquet(path, options);
     case InputFormat::kArrowIpc:
-      return OpenIpc(path);
+      return OpenIpc(path, options);
     case InputFormat::kCsv: {
       char delimiter = options.csv_delimiter;
       if (options.format == InputFormat::kAuto && delimiter == ',' &&
-          AsciiToLower(fs::path(path).extension().string()) == ".tsv") {
+          AsciiToLower(PathExtension(path)) == ".tsv") {
         delimiter = '\t';
       }
       return OpenCsv(path, options, delimiter);
@@ -478,97 +446,6 @@ Result<OpenedInput> OpenAny(const std::string& path, InputFormat format,
 }
 
 }  // namespace
-
-Result<InputFormat> ParseInputFormat(std::string_view name) {
-  std::string n = AsciiToLower(name);
-  if (n == "auto") return InputFormat::kAuto;
-  if (n == "parquet") return InputFormat::kParquet;
-  if (n == "csv") return InputFormat::kCsv;
-  if (n == "json" || n == "ndjson" || n == "jsonl") return InputFormat::kJson;
-  if (n == "arrow" || n == "ipc" || n == "feather") return InputFormat::kArrowIpc;
-  return MakeError(
-      ErrorCode::kInvalidArgument,
-      "unknown input format '{}' (expected parquet, csv, json, ndjson, jsonl, "
-      "arrow, ipc or feather)",
-      name);
-}
-
-Result<InputOptions::InvalidUtf8> ParseInvalidUtf8Policy(std::string_view name) {
-  std::string n = AsciiToLower(name);
-  if (n == "fail") return InputOptions::InvalidUtf8::kFail;
-  if (n == "replace") return InputOptions::InvalidUtf8::kReplace;
-  return MakeError(ErrorCode::kInvalidArgument,
-                   "invalid UTF-8 policy '{}' (expected fail or replace)",
-                   EscapeForMessage(name));
-}
-
-std::string_view InputFormatName(InputFormat format) {
-  switch (format) {
-    case InputFormat::kAuto:
-      return "auto";
-    case InputFormat::kParquet:
-      return "parquet";
-    case InputFormat::kCsv:
-      return "csv";
-    case InputFormat::kJson:
-      return "json";
-    case InputFormat::kArrowIpc:
-      return "arrow";
-  }
-  return "?";
-}
-
-Result<InputFormat> ResolveInputFormat(const std::string& path,
-                                       const InputOptions& options) {
-  if (options.format != InputFormat::kAuto) return options.format;
-  std::string ext = AsciiToLower(fs::path(path).extension().string());
-  if (ext == ".parquet" || ext == ".pq") return InputFormat::kParquet;
-  if (ext == ".csv" || ext == ".tsv") return InputFormat::kCsv;
-  if (ext == ".json" || ext == ".ndjson" || ext == ".jsonl") return InputFormat::kJson;
-  if (ext == ".arrow" || ext == ".ipc" || ext == ".feather")
-    return InputFormat::kArrowIpc;
-  return MakeError(ErrorCode::kInvalidArgument,
-                   "cannot tell the format of input file '{}' from its extension '{}'; "
-                   "name the format (parquet, csv, json, arrow)",
-                   path, ext);
-}
-
-Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>& args) {
-  std::vector<std::string> out;
-  for (const std::string& arg : args) {
-    fs::path p(arg);
-    std::error_code ec;
-    const std::string leaf = p.filename().string();
-    if (!HasGlob(leaf)) {
-      if (fs::is_directory(p, ec)) {
-        DELTA_RETURN_IF_ERROR(AppendDirectory(p, &out));
-      } else if (fs::exists(p, ec)) {
-        out.push_back(arg);
-      } else {
-        return MakeError(ErrorCode::kNotFound, "input file '{}' does not exist", arg);
-      }
-      continue;
-    }
-    fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-    std::vector<std::string> matches;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      // Like a shell, '*' does not match a leading '.' (FNM_PERIOD).
-      if (::fnmatch(leaf.c_str(), name.c_str(), FNM_PERIOD) != 0) continue;
-      if (it->is_directory(ec)) {
-        DELTA_RETURN_IF_ERROR(AppendDirectory(it->path(), &matches));
-      } else {
-        matches.push_back(p.parent_path().empty() ? name : (dir / name).string());
-      }
-    }
-    if (matches.empty()) {
-      return MakeError(ErrorCode::kNotFound, "no input file matches '{}'", arg);
-    }
-    std::sort(matches.begin(), matches.end());
-    out.insert(out.end(), matches.begin(), matches.end());
-  }
-  return out;
-}
 
 Result<InputFile> InspectInput(const std::string& path, const InputOptions& options) {
   DELTA_ASSIGN_OR_RETURN(InputFormat format, ResolveInputFormat(path, options));

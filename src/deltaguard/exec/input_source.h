@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/schema/data_type.h"
 #include "deltaguard/util/result.h"
 
@@ -58,6 +59,9 @@ struct InputOptions {
   /// from the first block.
   SchemaRef type_hint;
   int64_t batch_rows = 256 * 1024;
+  /// Where the input files are read from (null: the local file system). Every read of
+  /// an input, and the expansion of directories and globs, goes through it.
+  FileSystemRef fs;
 };
 
 /// "fail" or "replace" (case-insensitive); anything else is kInvalidArgument.
@@ -73,8 +77,9 @@ struct InputFile {
 /// Expand command-line arguments into input files: plain files as given, directories
 /// to their data files (recursively, sorted, skipping names starting with '.' or '_'),
 /// globs with '*' and '?' in the last path component. A missing file or a pattern
-/// without matches is kNotFound naming it.
-Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>& args);
+/// without matches is kNotFound naming it. `fs` null: the local file system.
+Result<std::vector<std::string>> ExpandInputPaths(const std::vector<std::string>& args,
+                                                  const FileSystemRef& fs = nullptr);
 
 /// The format of `path` under `options` (kAuto resolved by extension).
 Result<InputFormat> ResolveInputFormat(const std::string& path,

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/exec/text_values_internal.h"
+#include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/test_util_internal.h"
 
@@ -337,6 +338,41 @@ TEST(InputSourceTest, ExpandPathsGlobsAndDirectories) {
   auto missing = ExpandInputPaths({dir.Join("nope.csv")});
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+}
+
+TEST(InputSourceTest, InputsAreReadThroughTheirFileSystem) {
+  // Expansion and every read of an input go through InputOptions::fs, so a fault there
+  // is the read's error (and another storage needs only another FileSystem).
+  TempDir dir;
+  WriteTextFile(dir.Join("in/a.csv"), "a\n1\n2\n");
+  WriteTextFile(dir.Join("in/b.json"), "{\"a\": 3}\n");
+  auto fault = std::make_shared<FaultInjectionFileSystem>(MakeLocalFileSystem(),
+                                                          /*count_reads=*/true);
+  InputOptions options;
+  options.fs = fault;
+  auto paths = ExpandInputPaths({dir.Join("in")}, fault);
+  ASSERT_TRUE(paths) << paths.error().ToString();
+  EXPECT_THAT(*paths, ElementsAre(dir.Join("in/a.csv"), dir.Join("in/b.json")));
+  int64_t rows = 0;
+  for (const std::string& path : *paths) {
+    auto batches = ReadAll(path, options);
+    ASSERT_TRUE(batches) << batches.error().ToString();
+    for (const auto& b : *batches) rows += b->num_rows();
+  }
+  EXPECT_EQ(rows, 3);
+  const std::vector<std::string> ops = fault->ops();
+  EXPECT_THAT(ops, ::testing::Contains("list " + dir.Join("in")));
+  EXPECT_THAT(ops, ::testing::Contains("read_range " + dir.Join("in/b.json")));
+
+  fault->FailNextMatching("a.csv", Fault::kError);
+  auto failed = ReadAll(dir.Join("in/a.csv"), options);
+  ASSERT_FALSE(failed);
+  EXPECT_THAT(failed.error().message, HasSubstr("injected"));
+  EXPECT_THAT(failed.error().message, HasSubstr("a.csv"));
+  fault->FailNextMatching("in", Fault::kError);
+  auto unlisted = ExpandInputPaths({dir.Join("in")}, fault);
+  ASSERT_FALSE(unlisted);
+  EXPECT_THAT(unlisted.error().message, HasSubstr("injected"));
 }
 
 TEST(TextValuesTest, ArrowMessagesGetColumnNamesAndLines) {

@@ -3,25 +3,20 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string_view>
-#include <system_error>
 #include <utility>
 
 #include "deltaguard/table/table.h"
 #include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
-// Files go through the FileSystem (reads, the atomic registry write, every delete), so
-// fault injection sees them. The FileSystem has no directory listing or directory
-// removal, and a warehouse is a local directory (like Spark's default warehouse), so
-// directories are enumerated and removed with std::filesystem.
+// Every access goes through the FileSystem (reads, the atomic registry write, listings,
+// every delete and directory removal), so fault injection sees them and another
+// storage only needs another FileSystem.
 
 namespace deltaguard {
 
 namespace {
-
-namespace stdfs = std::filesystem;
 
 constexpr std::string_view kRegistryFile = "_deltaguard_external.json";
 constexpr std::string_view kDefaultDatabase = "default";
@@ -70,15 +65,19 @@ std::string SerializeRegistry(Registry registry) {
 }
 
 // Sub-directories of `dir` (names), sorted; a missing directory has none.
-std::vector<std::string> ListSubdirectories(const std::string& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (stdfs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    if (it->is_directory(type_ec)) out.push_back(it->path().filename().string());
+Result<std::vector<std::string>> ListSubdirectories(const FileSystem& fs,
+                                                    const std::string& dir) {
+  auto dirs = fs.ListDirs(dir);
+  if (!dirs) {
+    if (dirs.error().code == ErrorCode::kNotFound) return std::vector<std::string>{};
+    return dirs.error();
   }
-  std::sort(out.begin(), out.end());
-  return out;
+  std::vector<std::string> out;
+  for (const FileInfo& d : *dirs) {
+    const size_t slash = d.path.rfind('/');
+    out.push_back(slash == std::string::npos ? d.path : d.path.substr(slash + 1));
+  }
+  return out;  // ListDirs sorts by path, so by name
 }
 
 }  // namespace
@@ -120,39 +119,22 @@ const std::string* FindRegistered(const Registry& registry, const std::string& n
   return nullptr;
 }
 
-// Delete `dir` and everything below it: files through the FileSystem, then the
-// emptied directories, deepest first.
+// Delete `dir` and everything below it: the files, then the emptied directories,
+// deepest first. Symbolic links to directories are not followed (ListDirs), so such a
+// link makes the removal of its directory fail rather than reach outside the tree.
 Status DeleteTree(FileSystem* fs, const std::string& dir) {
-  std::vector<std::string> files;
-  std::vector<std::string> dirs;
-  std::error_code ec;
-  for (stdfs::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    std::error_code type_ec;
-    if (it->is_directory(type_ec) && !it->is_symlink(type_ec)) {
-      dirs.push_back(it->path().string());
-    } else {
-      files.push_back(it->path().string());
+  std::vector<std::string> dirs{dir};
+  for (size_t i = 0; i < dirs.size(); ++i) {  // breadth first: parents before children
+    DELTA_ASSIGN_OR_RETURN(std::vector<FileInfo> files, fs->List(dirs[i]));
+    for (const FileInfo& f : files) {
+      Status st = fs->Delete(f.path);
+      if (!st && st.error().code != ErrorCode::kNotFound) return st;
     }
+    DELTA_ASSIGN_OR_RETURN(std::vector<FileInfo> children, fs->ListDirs(dirs[i]));
+    for (FileInfo& c : children) dirs.push_back(std::move(c.path));
   }
-  if (ec) {
-    return MakeError(ErrorCode::kIOError, "cannot list directory '{}': {}", dir,
-                     ec.message());
-  }
-  for (const auto& f : files) {
-    Status st = fs->Delete(f);
-    if (!st && st.error().code != ErrorCode::kNotFound) return st;
-  }
-  std::sort(dirs.begin(), dirs.end(), [](const std::string& a, const std::string& b) {
-    return a.size() > b.size();
-  });
-  dirs.push_back(dir);
-  for (const auto& d : dirs) {
-    stdfs::remove(d, ec);
-    if (ec) {
-      return MakeError(ErrorCode::kIOError, "cannot remove directory '{}': {}", d,
-                       ec.message());
-    }
+  for (auto d = dirs.rbegin(); d != dirs.rend(); ++d) {
+    DELTA_RETURN_IF_ERROR(fs->DeleteEmptyDir(*d));
   }
   return OkStatus();
 }
@@ -307,7 +289,9 @@ Status Catalog::DropDatabase(const std::string& name, bool if_exists, bool casca
 
 Result<std::vector<std::string>> Catalog::ListDatabases() const {
   std::vector<std::string> out{std::string(kDefaultDatabase)};
-  for (const auto& d : ListSubdirectories(warehouse_)) {
+  DELTA_ASSIGN_OR_RETURN(std::vector<std::string> dirs,
+                         ListSubdirectories(*fs_, warehouse_));
+  for (const auto& d : dirs) {
     if (d.size() > 3 && d.ends_with(".db"))
       out.push_back(AsciiToLower(d.substr(0, d.size() - 3)));
   }
@@ -323,7 +307,8 @@ Result<std::vector<std::string>> Catalog::ListTables(const std::string& database
   }
   std::string dir = DatabaseDir(warehouse_, db);
   std::vector<std::string> out;
-  for (const auto& d : ListSubdirectories(dir)) {
+  DELTA_ASSIGN_OR_RETURN(std::vector<std::string> dirs, ListSubdirectories(*fs_, dir));
+  for (const auto& d : dirs) {
     if (db == kDefaultDatabase && d.ends_with(".db")) continue;  // another database
     DELTA_ASSIGN_OR_RETURN(bool is_table,
                            fs_->Exists(JoinPath(JoinPath(dir, d), "_delta_log")));

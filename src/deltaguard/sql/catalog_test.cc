@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/table/write.h"
 #include "testing/temp_dir.h"
@@ -195,6 +196,37 @@ TEST_F(CatalogTest, DropDatabaseNeedsCascadeWhenNotEmpty) {
   EXPECT_EQ(default_db.error().code, ErrorCode::kInvalidArgument);
   ASSERT_TRUE(catalog_.CreateDatabase("empty", false, std::nullopt));
   EXPECT_TRUE(catalog_.DropDatabase("empty", false, false));
+}
+
+TEST(CatalogFileSystemTest, ListingAndDroppingGoThroughTheFileSystem) {
+  // Every catalog access is an op of the FileSystem it was given, so a fault injected
+  // there fails the statement (and object storage needs only another FileSystem).
+  deltaguard::testing::TempDir dir;
+  auto fault = std::make_shared<FaultInjectionFileSystem>(MakeLocalFileSystem(),
+                                                          /*count_reads=*/true);
+  Catalog catalog(fault, dir.Join("wh"));
+  ASSERT_TRUE(catalog.CreateDatabase("silver", false, std::nullopt));
+  CreateTableOptions options;
+  options.schema = *ParseDdlSchema("id INT");
+  ASSERT_TRUE(CreateTable(fault, dir.Join("wh/silver.db/orders"), options));
+  auto dbs = catalog.ListDatabases();
+  ASSERT_TRUE(dbs) << dbs.error().ToString();
+  EXPECT_THAT(*dbs, ElementsAre("default", "silver"));
+  const auto logged = [&](const std::string& op) {
+    for (const std::string& o : fault->ops()) {
+      if (o.starts_with(op)) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(logged("list_dirs " + dir.Join("wh")));
+
+  fault->FailNextMatching("silver.db/orders/_delta_log", Fault::kError);
+  auto failed = catalog.DropDatabase("silver", false, true);
+  ASSERT_FALSE(failed);
+  EXPECT_THAT(failed.error().message, HasSubstr("injected"));
+  ASSERT_TRUE(catalog.DropDatabase("silver", false, true));
+  EXPECT_TRUE(logged("delete_dir " + dir.Join("wh/silver.db/orders/_delta_log")));
+  EXPECT_FALSE(stdfs::exists(dir.Join("wh/silver.db")));
 }
 
 }  // namespace

@@ -227,7 +227,8 @@ Result<SourcePlan> PlanFileFunction(const FromClause& from, const QueryContext& 
     }
   }
   std::string display = fmt::format("{}('{}')", fn, glob);
-  DELTA_ASSIGN_OR_RETURN(std::vector<std::string> paths, ExpandInputPaths({glob}));
+  DELTA_ASSIGN_OR_RETURN(std::vector<std::string> paths,
+                         ExpandInputPaths({glob}, options.fs));
   DELTA_ASSIGN_OR_RETURN(InputFile first, InspectInput(paths[0], options));
   DELTA_ASSIGN_OR_RETURN(SchemaRef schema, FromArrowSchema(*first.schema));
   // Later files parse their untyped columns as the first file's types.

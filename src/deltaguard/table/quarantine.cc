@@ -203,7 +203,7 @@ Result<QuarantineWriteResult> WriteFilesWithQuarantine(
   if (!input_options.type_hint) input_options.type_hint = snapshot->schema();
 
   // Inspect every input before reading any (as WriteFiles does).
-  DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs));
+  DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs, input_options.fs));
   DELTA_ASSIGN_OR_RETURN(auto sources, table_internal::FileSources(files, input_options));
 
   // One pass: every batch is conformed to the relaxed schema and split by the router;

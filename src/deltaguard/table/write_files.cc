@@ -36,7 +36,7 @@ Result<WriteResult> WriteFiles(FileSystemRef fs, const std::string& path,
                                InputOptions input_options, const WriteOptions& options,
                                const SessionSettings& session) {
   DELTA_ASSIGN_OR_RETURN(std::string root, NormalizeTablePath(path));
-  DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs));
+  DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs, input_options.fs));
   if (!input_options.type_hint && !options.overwrite_schema) {
     DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, root));
     if (snapshot) input_options.type_hint = snapshot->schema();

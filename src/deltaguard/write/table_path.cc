@@ -37,6 +37,8 @@ Result<std::string> NormalizeTablePath(const std::string& path) {
                      "table URI '{}': scheme '{}' is not supported (local paths only)",
                      path, path.substr(0, colon));
   }
+  // Pure path arithmetic on a local path (the working directory joined, `.`/`..`
+  // folded); no file is touched, so this is not I/O past the FileSystem seam.
   std::error_code ec;
   std::filesystem::path abs = std::filesystem::absolute(local, ec);
   if (ec) {

@@ -122,4 +122,8 @@ FileSystemRef MakeLocalFileSystem();
 /// Join two path pieces with exactly one '/'.
 std::string JoinPath(std::string_view base, std::string_view child);
 
+/// The extension of the last component of `path`, with its dot (`.csv`), or "" when it
+/// has none; a leading dot starts a name, not an extension (`.hidden` has none).
+std::string_view PathExtension(std::string_view path);
+
 }  // namespace deltaguard

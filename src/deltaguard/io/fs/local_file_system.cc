@@ -424,4 +424,12 @@ std::string JoinPath(std::string_view base, std::string_view child) {
   return out;
 }
 
+std::string_view PathExtension(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return {};
+  return name.substr(dot);
+}
+
 }  // namespace deltaguard
