@@ -124,6 +124,9 @@ def main():
     ap.add_argument("--rows", type=int, default=10_000_000)
     ap.add_argument("--build-dir", default=os.path.join(REPO, "build"))
     ap.add_argument("--engines", default="deltaguard,deltalake,pyarrow,spark")
+    ap.add_argument("--baseline-build-dir", default=None,
+                    help="a second deltaguard build, run as engine deltaguard-baseline "
+                         "alternating with the others (before/after comparisons)")
     ap.add_argument("--scratch", default=None, help="directory for the written tables")
     args = ap.parse_args()
     src = os.path.join(HERE, "data", f"append_input_{args.rows}")
@@ -131,6 +134,11 @@ def main():
                     str(args.rows), "--out", src], check=True)
     cli = os.path.join(args.build_dir, "bin", "deltaguard")
     engines = args.engines.split(",")
+    clis = {"deltaguard": cli}
+    if args.baseline_build_dir:
+        clis["deltaguard-baseline"] = os.path.join(args.baseline_build_dir, "bin",
+                                                   "deltaguard")
+        engines.append("deltaguard-baseline")
     scratch = args.scratch or tempfile.mkdtemp(prefix="append_bench_", dir=HERE)
     samples = {e: [] for e in engines}
     for run in range(args.runs + 1):  # run 0 warms the page cache and is not counted
@@ -138,8 +146,8 @@ def main():
             out = os.path.join(scratch, f"{engine}_{run}", "table")
             shutil.rmtree(os.path.dirname(out), ignore_errors=True)
             os.makedirs(os.path.dirname(out))
-            if engine == "deltaguard":
-                cmd = [cli, "write", out, src, "--output", "json"]
+            if engine in clis:
+                cmd = [clis[engine], "write", out, src, "--output", "json"]
             elif engine == "deltalake":
                 cmd = [PY, "-c", DELTALAKE, src, out]
             elif engine == "pyarrow":
@@ -149,7 +157,7 @@ def main():
             else:
                 raise SystemExit(f"unknown engine {engine}")
             stdout, wall, rss, _ = run_measured(cmd)
-            seconds = wall if engine == "deltaguard" else float(stdout.strip().splitlines()[-1])
+            seconds = wall if engine in clis else float(stdout.strip().splitlines()[-1])
             rows = count_rows(out, engine)
             if rows != args.rows:
                 raise SystemExit(f"{engine} wrote {rows} rows, expected {args.rows}")

@@ -93,6 +93,7 @@ def make_data(rows, source_rows, data_dir, cli):
                 pa.timestamp("us", tz="UTC")),
         })
 
+    os.makedirs(data_dir, exist_ok=True)
     inputs = tempfile.mkdtemp(prefix="merge_input_", dir=data_dir)
     step = 1_000_000
     for i, start in enumerate(range(0, rows, step)):
@@ -125,12 +126,20 @@ def main():
     ap.add_argument("--source-rows", type=int, default=1_000_000)
     ap.add_argument("--build-dir", default=os.path.join(REPO, "build"))
     ap.add_argument("--engines", default="deltaguard,deltalake")
+    ap.add_argument("--baseline-build-dir", default=None,
+                    help="a second deltaguard build, run as engine deltaguard-baseline "
+                         "alternating with the others (before/after comparisons)")
     ap.add_argument("--scratch", default=None)
     args = ap.parse_args()
     cli = os.path.join(args.build_dir, "bin", "deltaguard")
     load_at_start = os.getloadavg()
     base, src = make_data(args.rows, args.source_rows, os.path.join(HERE, "data"), cli)
     engines = args.engines.split(",")
+    clis = {"deltaguard": cli}
+    if args.baseline_build_dir:
+        clis["deltaguard-baseline"] = os.path.join(args.baseline_build_dir, "bin",
+                                                   "deltaguard")
+        engines.append("deltaguard-baseline")
     scratch = args.scratch or tempfile.mkdtemp(prefix="merge_bench_", dir=HERE)
     half = args.source_rows // 2
     samples = {e: [] for e in engines}
@@ -143,12 +152,12 @@ def main():
             # Flush the copy's dirty pages now: their writeback would otherwise run
             # during the measured MERGE and take CPU from it.
             os.sync()
-            if engine == "deltaguard":
+            if engine in clis:
                 sql = (f"MERGE INTO delta.`{table}` AS t "
                        f"USING read_parquet('{src}') AS s "
                        "ON t.id = s.id WHEN MATCHED THEN UPDATE SET * "
                        "WHEN NOT MATCHED THEN INSERT *")
-                cmd = [cli, "sql", "--warehouse", os.path.join(scratch, "wh"),
+                cmd = [clis[engine], "sql", "--warehouse", os.path.join(scratch, "wh"),
                        "--format", "csv", sql]
             elif engine == "deltalake":
                 cmd = [PY, "-c", DELTALAKE, src, table]
@@ -158,7 +167,7 @@ def main():
                 raise SystemExit(f"unknown engine {engine}")
             stdout, wall, rss, _ = run_measured(cmd)
             lines = stdout.strip().splitlines()
-            if engine == "deltaguard":
+            if engine in clis:
                 seconds = wall
                 affected, updated, deleted, inserted = map(int, lines[-1].split(","))
             else:
