@@ -1,9 +1,9 @@
 /// \file deltaguard/dml/merge.h
 /// MERGE INTO a Delta table from a source of Arrow batches, with Spark's clause
-/// semantics and deltaguard's schema rules (NOTES.md decision 3): the library entry
+/// semantics and deltaguard's schema rules (docs/decisions.md §3): the library entry
 /// point `Merge` (used by the SQL layer) and `MergeBuilder` (DeltaTable.merge-like).
 ///
-/// Semantics (Spark Delta's MERGE, protocol.md §5.6):
+/// Semantics (Spark Delta's MERGE, docs/spark_semantics.md §5.6):
 ///  1. Names: columns are `<alias>.<column>` or unqualified; an unqualified name present
 ///     in both target and source is an error naming both. WHEN NOT MATCHED clauses see
 ///     only the source, WHEN NOT MATCHED BY SOURCE only the target.

@@ -1,5 +1,5 @@
 // commitInfo of a MERGE: Spark's operationParameters and operationMetrics
-// (protocol.md §1.6, DeltaOperations.Merge), plus deltaguard's addedColumns /
+// (docs/spark_semantics.md §1.6, DeltaOperations.Merge), plus deltaguard's addedColumns /
 // ignoredSourceColumns (merge_internal.h).
 
 #include <string>

@@ -33,7 +33,7 @@ struct ProjectedColumn {
   std::shared_ptr<arrow::DataType> prune_to;
   /// Set for UPDATE SET * with evolution when the target column is a struct with
   /// nested fields the source lacks: they keep their current value, read from this
-  /// target column (Spark, protocol.md §5.6; KeepTargetOnlyFields).
+  /// target column (Spark, docs/spark_semantics.md §5.6; KeepTargetOnlyFields).
   BoundExprRef keep_from;
   /// UPDATE SET s.a.b = v: `value` is the current struct and these fields (paths below
   /// the column, values already of the field's type) are replaced in it

@@ -1,6 +1,6 @@
 // MERGE planning: name resolution across target and source, the ON condition's join
 // keys, clause expansion (`*`, EXCEPT, explicit assignments) and the schema rules of
-// NOTES.md decision 3 / protocol.md §5.6 (merge_internal.h).
+// docs/decisions.md §3 / docs/spark_semantics.md §5.6 (merge_internal.h).
 
 #include <arrow/array/util.h>
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// MERGE schema rules (NOTES.md decision 3): the coupon case, EXCEPT, the downgrade
+// MERGE schema rules (docs/decisions.md §3): the coupon case, EXCEPT, the downgrade
 // setting, evolution of top-level and nested columns, type widening, casts and NOT NULL.
 
 #include <gmock/gmock.h>
@@ -334,7 +334,7 @@ TEST(MergeSchemaTest, ExplicitAssignmentToNewColumnNeedsEvolution) {
 namespace deltaguard {
 namespace {
 
-// Spark (protocol.md §5.6, with evolution): UPDATE SET * keeps the current value of a
+// Spark (docs/spark_semantics.md §5.6, with evolution): UPDATE SET * keeps the current value of a
 // nested field only the target has; INSERT * leaves it NULL.
 TEST(MergeSchemaTest, UpdateAllKeepsTargetOnlyNestedFields) {
   TempDir dir;

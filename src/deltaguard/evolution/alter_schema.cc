@@ -1,4 +1,4 @@
-// ALTER TABLE schema transforms (alter_schema.h). Spark's rules: protocol.md §5.5.
+// ALTER TABLE schema transforms (alter_schema.h). Spark's rules: docs/spark_semantics.md §5.5.
 
 #include "deltaguard/evolution/alter_schema.h"
 

@@ -3,7 +3,7 @@
 /// rename, drop, reorder and retype columns, change NOT NULL and comments, each
 /// returning the new schema or an error naming the column and both sides.
 ///
-/// Rules (Spark Delta 4.x, protocol.md §4.1-4.4 and §5.5; NOTES.md decisions):
+/// Rules (Spark Delta 4.x, docs/spark_semantics.md §4.1-4.4 and §5.5; docs/decisions.md):
 ///  - Paths are column names through structs, compared case-insensitively; a struct
 ///    inside an array or map is reached with `element`, `key` or `value`
 ///    ({"items", "element", "sku"}). Results keep the table's spelling.
@@ -34,7 +34,7 @@
 ///  - NOT NULL cannot be set on fields inside arrays or maps
 ///    ("DELTA_NESTED_NOT_NULL_CONSTRAINT"), nor can the nullability of an array element
 ///    or map key/value change. SET NOT NULL here only changes the schema: the caller
-///    must first verify that no existing row holds NULL (NOTES.md decision 4).
+///    must first verify that no existing row holds NULL (docs/decisions.md §4).
 /// Column-mapping ids and physical names of new fields are not assigned here (the
 /// caller runs protocol/column_mapping.h AssignColumnMapping); existing fields keep
 /// theirs, so renamed fields keep their physical names.

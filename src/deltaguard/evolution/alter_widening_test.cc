@@ -1,4 +1,4 @@
-// Every type widening Delta 4.x allows (protocol.md §4.2) is accepted by ALTER COLUMN
+// Every type widening Delta 4.x allows (docs/spark_semantics.md §4.2) is accepted by ALTER COLUMN
 // TYPE and recorded in delta.typeChanges; a sample of other changes is refused naming
 // both types.
 
@@ -64,7 +64,7 @@ TEST_P(AlterWideningPairTest, AllowedExactlyAsDelta4) {
 INSTANTIATE_TEST_SUITE_P(
     Pairs, AlterWideningPairTest,
     ::testing::Values(
-        // Every widening Delta 4.x allows (protocol.md §4.2).
+        // Every widening Delta 4.x allows (docs/spark_semantics.md §4.2).
         WideningCase{"byte_short", "TINYINT", "SMALLINT", true},
         WideningCase{"byte_int", "TINYINT", "INT", true},
         WideningCase{"byte_long", "TINYINT", "BIGINT", true},

@@ -2,12 +2,12 @@
 /// Which type differences a write may bridge. Two separate relations, both on Delta
 /// types:
 ///  - a lossless write cast (`IsLosslessWriteCast`): input values of type `from` are cast
-///    to the table's type `to` on every write without changing the table (NOTES.md
-///    decision 2: every value of `from` is exactly representable in `to`);
+///    to the table's type `to` on every write without changing the table
+///    (docs/decisions.md §2: every value of `from` is exactly representable in `to`);
 ///  - a type widening (`IsTypeWideningSupported`): the table's column type itself may be
-///    changed from `from` to `to` (Delta 4.x `typeWidening` feature, protocol.md §4.2),
+///    changed from `from` to `to` (Delta 4.x `typeWidening` feature, docs/spark_semantics.md §4.2),
 ///    recorded in `delta.typeChanges`; used by ALTER COLUMN TYPE and, when
-///    `delta.enableTypeWidening` is on, by schema evolution (protocol.md §5.7).
+///    `delta.enableTypeWidening` is on, by schema evolution (docs/spark_semantics.md §5.7).
 #pragma once
 
 #include "deltaguard/schema/data_type.h"
@@ -30,7 +30,7 @@ int IntegralDigits(TypeKind kind);
 bool IsLosslessWriteCast(const DataType& from, const DataType& to);
 
 /// True when Delta 4.x allows changing a table column from `from` to `to` through type
-/// widening (protocol.md §4.2): integral upwards, float -> double, byte/short/integer ->
+/// widening (docs/spark_semantics.md §4.2): integral upwards, float -> double, byte/short/integer ->
 /// double, byte/short/integer -> decimal(10 + k1, k2), long -> decimal(20 + k1, k2),
 /// decimal precision/scale increases keeping the integer digits, date -> timestamp_ntz.
 /// Equal types are not a widening (false).

@@ -1,6 +1,6 @@
 /// \file deltaguard/evolution/write_checks.h
 /// Checks on how a write lines up with the table beyond types: positional column
-/// matching (NOTES.md decision 5) and the validity of partition columns.
+/// matching (docs/decisions.md §5) and the validity of partition columns.
 #pragma once
 
 #include <string>

@@ -87,7 +87,7 @@ Status BuildStructChildren(const arrow::FieldVector& in_fields, const StructType
                        "would be lost",
                        in_fields.size(), TableLabel(options), target.num_fields());
     }
-    // NOTES.md decision 5: the table's names in another order means a positional
+    // docs/decisions.md §5: the table's names in another order means a positional
     // write would swap columns.
     bool same_names_reordered = in_fields.size() == target.num_fields();
     bool same_order = true;

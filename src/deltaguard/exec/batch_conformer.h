@@ -2,7 +2,7 @@
 /// Make one input batch fit the table: match columns, apply lossless casts, fill
 /// missing columns with NULL and enforce NOT NULL at every depth.
 ///
-/// NOTES.md decisions 1 and 2: input fields are matched to table fields by name
+/// docs/decisions.md §1 and §2: input fields are matched to table fields by name
 /// case-insensitively at every depth (struct fields, array elements, map keys and
 /// values), or by position at the top level; an input field the table lacks fails;
 /// a table field the input lacks becomes NULL. Types are cast only when the cast is
@@ -10,7 +10,7 @@
 /// and only the Arrow representation differs (large_utf8, dictionary, timestamp unit
 /// or zone, date64, unsigned integers, decimal256, fixed_size_list, ...). Casts are
 /// checked: a value that does not fit fails the batch, it never becomes NULL.
-/// NOT NULL follows Spark Delta (protocol.md §8): a NULL parent struct violates its NOT
+/// NOT NULL follows Spark Delta (docs/spark_semantics.md §8): a NULL parent struct violates its NOT
 /// NULL children; arrays with containsNull=false and maps with valueContainsNull=false
 /// must hold no null elements/values.
 #pragma once

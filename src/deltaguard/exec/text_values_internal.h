@@ -2,7 +2,7 @@
 /// Turning text columns of CSV/JSON inputs into table types (input_source.cc only).
 ///
 /// Invariant: a value that does not parse as the column's type is an error naming the
-/// file, the 1-based row and the column; it never becomes NULL (NOTES.md decision 2).
+/// file, the 1-based row and the column; it never becomes NULL (docs/decisions.md §2).
 /// Timestamps accept "yyyy-MM-dd[( |T)HH:mm[:ss[.f{1,9}]]][Z|+HH[:mm]|-HH[:mm]]";
 /// without a zone a `timestamp` value is read as UTC, and a zone on a `timestamp_ntz`
 /// value is an error. Digits below a microsecond must be zero (no silent truncation).

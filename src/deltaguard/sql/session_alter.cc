@@ -4,7 +4,7 @@
 // as the user wrote it in errors (NameTable) and words the result message:
 // "Added column channel to orders (version 3)".
 //
-// Spark's behaviours kept here (protocol.md §4-5, Spark Delta 4.x):
+// Spark's behaviours kept here (docs/spark_semantics.md §4-5, Spark Delta 4.x):
 //  - ADD COLUMN ... NOT NULL is passed to the library, which refuses it saying why.
 //  - Hive-style CHANGE COLUMN c c2 ... may not rename (Spark: use RENAME COLUMN).
 //  - ADD CONSTRAINT stores the token-joined text (AlterAddConstraint::token_text), as

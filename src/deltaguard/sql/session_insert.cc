@@ -1,7 +1,7 @@
 // SELECT and INSERT INTO/OVERWRITE: queries stream from their plan; inserts write the
 // plan's rows through WriteTable (schema enforcement, evolution only when asked).
 //
-// Column matching for INSERT (protocol.md §5.1, NOTES.md decisions 1 and 5):
+// Column matching for INSERT (docs/spark_semantics.md §5.1, docs/decisions.md §1 and §5):
 //  - no column list: by position. The query's columns are renamed to the table's, after
 //    CheckPositionalNames refused a count mismatch or the table's own names in another
 //    order (that would swap values; the error suggests BY NAME). With schema evolution,

@@ -58,7 +58,7 @@ TEST_F(SessionInsertTest, InsertIntoMissingTableNamesIt) {
 TEST_F(SessionInsertTest, PositionalSwapFailsAndSuggestsByName) {
   Run("CREATE TABLE src (name STRING, id BIGINT, amount DOUBLE)");
   Run("INSERT INTO src VALUES ('x', 9, 1.0)");
-  // NOTES.md decision 5: the table's names in another order.
+  // docs/decisions.md §5: the table's names in another order.
   Error e = Fail("INSERT INTO orders SELECT * FROM src");
   EXPECT_EQ(e.code, ErrorCode::kSchemaMismatch);
   EXPECT_THAT(e.message, HasSubstr("BY NAME"));

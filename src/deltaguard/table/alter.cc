@@ -182,7 +182,7 @@ bool StartsWithPath(const Path& path, const Path& prefix) {
   return true;
 }
 
-// SET NOT NULL: every live row must hold a value (NOTES.md decision 4). First count the
+// SET NOT NULL: every live row must hold a value (docs/decisions.md §4). First count the
 // NULLs reading only the column; only when there are some, read whole rows for samples.
 Status VerifyNoNulls(const AlterTarget& target, const Path& column) {
   const std::string shown = FormatColumnPath(column);

@@ -15,7 +15,7 @@
 ///  - Files written before a change read correctly after it: renames and drops rely on
 ///    column mapping (physical names stay), widened types are converted on read, new
 ///    columns read as NULL.
-///  - SET NOT NULL first scans every live row (NOTES.md decision 4) and refuses with
+///  - SET NOT NULL first scans every live row (docs/decisions.md §4) and refuses with
 ///    kConstraintViolation "DELTA_NEW_NOT_NULL_VIOLATION", the number of NULL rows and
 ///    up to 5 sample rows; the commit then conflicts with any concurrent write.
 ///  - Enabling column mapping: none -> name assigns ids, and physical names equal to the

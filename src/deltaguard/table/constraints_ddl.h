@@ -4,7 +4,7 @@
 ///
 /// Both are one metadata-only commit through the ALTER commit path (alter_internal.h):
 ///  - ADD validates the constraint (constraints/constraints.h), then scans every live
-///    row (NOTES.md decision 4) and refuses with kConstraintViolation
+///    row (docs/decisions.md §4) and refuses with kConstraintViolation
 ///    "DELTA_NEW_CHECK_CONSTRAINT_VIOLATION" naming the count and up to 5 sample rows
 ///    when any row makes the expression FALSE or NULL. Otherwise it stores
 ///    `delta.constraints.<lower-case name>` = the expression text as given (Spark stores

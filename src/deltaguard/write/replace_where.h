@@ -1,5 +1,5 @@
 /// \file deltaguard/write/replace_where.h
-/// Partial overwrite by predicate (Spark's `replaceWhere`, protocol.md §5.4): the rows a
+/// Partial overwrite by predicate (Spark's `replaceWhere`, docs/spark_semantics.md §5.4): the rows a
 /// write brings must all satisfy the predicate (else DELTA_REPLACE_WHERE_MISMATCH), and
 /// the rows of the table that satisfy it are replaced.
 ///

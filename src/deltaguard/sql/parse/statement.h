@@ -233,7 +233,7 @@ struct DropTableStmt {
 };
 
 // ---------------------------------------------------------------------------
-// ALTER TABLE and constraints (issue 5). protocol.md §5.5, §4.4.
+// ALTER TABLE and constraints (issue 5). docs/spark_semantics.md §5.5, §4.4.
 
 /// A column path as written (`a`, `s.inner`, `t.s.inner`): one entry per dotted part,
 /// backticks removed (`a.b` in backticks is one part). Resolution (case, a leading
@@ -310,7 +310,7 @@ struct AlterAddConstraint {
   /// The expression exactly as written between the parentheses.
   std::string expr_text;
   /// The expression's tokens joined by single spaces: what Spark Delta stores in
-  /// `delta.constraints.<name>` (protocol.md §4.4: `concat(num, text) != '9i'` is stored
+  /// `delta.constraints.<name>` (docs/spark_semantics.md §4.4: `concat(num, text) != '9i'` is stored
   /// as "concat ( num , text ) != '9i'").
   std::string token_text;
 };
@@ -345,7 +345,7 @@ struct AlterTableStmt {
 };
 
 // ---------------------------------------------------------------------------
-// MERGE, UPDATE, DELETE (issue 6). protocol.md §5.6.
+// MERGE, UPDATE, DELETE (issue 6). docs/spark_semantics.md §5.6.
 
 /// `path = expr` of UPDATE SET and MERGE's UPDATE SET. The target keeps its qualifier as
 /// written (`t.b.c`); the executor strips the target table's name or alias.
