@@ -40,8 +40,9 @@ Result<DmlTarget> LoadTarget(FileSystemRef fs, const std::string& path,
   DELTA_RETURN_IF_ERROR(CheckWriteSupported(s.protocol(), s.metadata(), *s.schema(), path,
                                             /*can_evaluate_constraints=*/true));
   if (modifies_rows) {
-    // Change data feed: row-level changes must also write cdc files (docs/spark_semantics.md §4.8),
-    // which deltaguard does not do yet; refusing beats a silently incomplete feed.
+    // Change data feed: row-level changes must also write cdc files
+    // (docs/spark_semantics.md §4.8), which deltaguard does not do yet; refusing beats a
+    // silently incomplete feed.
     auto cdf = s.metadata().GetConfig("delta.enableChangeDataFeed");
     if (cdf && EqualsIgnoreCase(*cdf, "true")) {
       return MakeError(

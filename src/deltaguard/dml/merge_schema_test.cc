@@ -334,8 +334,8 @@ TEST(MergeSchemaTest, ExplicitAssignmentToNewColumnNeedsEvolution) {
 namespace deltaguard {
 namespace {
 
-// Spark (docs/spark_semantics.md §5.6, with evolution): UPDATE SET * keeps the current value of a
-// nested field only the target has; INSERT * leaves it NULL.
+// Spark (docs/spark_semantics.md §5.6, with evolution): UPDATE SET * keeps the current
+// value of a nested field only the target has; INSERT * leaves it NULL.
 TEST(MergeSchemaTest, UpdateAllKeepsTargetOnlyNestedFields) {
   TempDir dir;
   std::string path = dir.Join("t");

@@ -1,6 +1,7 @@
 /// \file deltaguard/dml/update_delete.h
 /// UPDATE t SET ... [WHERE ...] and DELETE FROM t [WHERE ...] on the MERGE machinery
-/// (copy-on-write, one commit; docs/spark_semantics.md §1.6, Spark's DeltaOperations.Update/Delete).
+/// (copy-on-write, one commit; docs/spark_semantics.md §1.6, Spark's
+/// DeltaOperations.Update/Delete).
 ///
 /// Semantics:
 ///  1. A row is selected when WHERE is TRUE (FALSE and NULL rows stay as they are); no

@@ -1,5 +1,6 @@
 // ALTER COLUMN / CHANGE COLUMN (alter_schema.h ChangeColumnInSchema): type widening,
-// NOT NULL, comment and position changes. Spark's rules: docs/spark_semantics.md §4.2, §5.5.
+// NOT NULL, comment and position changes. Spark's rules: docs/spark_semantics.md §4.2,
+// §5.5.
 
 #include <fmt/format.h>
 

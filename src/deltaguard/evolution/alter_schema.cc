@@ -1,4 +1,5 @@
-// ALTER TABLE schema transforms (alter_schema.h). Spark's rules: docs/spark_semantics.md §5.5.
+// ALTER TABLE schema transforms (alter_schema.h). Spark's rules: docs/spark_semantics.md
+// §5.5.
 
 #include "deltaguard/evolution/alter_schema.h"
 

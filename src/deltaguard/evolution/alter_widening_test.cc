@@ -1,6 +1,6 @@
-// Every type widening Delta 4.x allows (docs/spark_semantics.md §4.2) is accepted by ALTER COLUMN
-// TYPE and recorded in delta.typeChanges; a sample of other changes is refused naming
-// both types.
+// Every type widening Delta 4.x allows (docs/spark_semantics.md §4.2) is accepted by
+// ALTER COLUMN TYPE and recorded in delta.typeChanges; a sample of other changes is
+// refused naming both types.
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>

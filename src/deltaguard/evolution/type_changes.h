@@ -1,6 +1,7 @@
 /// \file deltaguard/evolution/type_changes.h
 /// The `delta.typeChanges` field metadata that records every type widening of a column
-/// (docs/spark_semantics.md §4.2, PROTOCOL.md "Type Widening"): a JSON array, in history order, of
+/// (docs/spark_semantics.md §4.2, PROTOCOL.md "Type Widening"): a JSON array, in history
+/// order, of
 /// `{"toType":..,"fromType":..[,"fieldPath":..]}` on the nearest ancestor StructField.
 #pragma once
 

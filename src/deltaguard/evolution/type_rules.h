@@ -5,9 +5,10 @@
 ///    to the table's type `to` on every write without changing the table
 ///    (docs/decisions.md §2: every value of `from` is exactly representable in `to`);
 ///  - a type widening (`IsTypeWideningSupported`): the table's column type itself may be
-///    changed from `from` to `to` (Delta 4.x `typeWidening` feature, docs/spark_semantics.md §4.2),
-///    recorded in `delta.typeChanges`; used by ALTER COLUMN TYPE and, when
-///    `delta.enableTypeWidening` is on, by schema evolution (docs/spark_semantics.md §5.7).
+///    changed from `from` to `to` (Delta 4.x `typeWidening` feature,
+///    docs/spark_semantics.md §4.2), recorded in `delta.typeChanges`; used by ALTER
+///    COLUMN TYPE and, when `delta.enableTypeWidening` is on, by schema evolution
+///    (docs/spark_semantics.md §5.7).
 #pragma once
 
 #include "deltaguard/schema/data_type.h"
@@ -30,10 +31,10 @@ int IntegralDigits(TypeKind kind);
 bool IsLosslessWriteCast(const DataType& from, const DataType& to);
 
 /// True when Delta 4.x allows changing a table column from `from` to `to` through type
-/// widening (docs/spark_semantics.md §4.2): integral upwards, float -> double, byte/short/integer ->
-/// double, byte/short/integer -> decimal(10 + k1, k2), long -> decimal(20 + k1, k2),
-/// decimal precision/scale increases keeping the integer digits, date -> timestamp_ntz.
-/// Equal types are not a widening (false).
+/// widening (docs/spark_semantics.md §4.2): integral upwards, float -> double,
+/// byte/short/integer -> double, byte/short/integer -> decimal(10 + k1, k2), long ->
+/// decimal(20 + k1, k2), decimal precision/scale increases keeping the integer digits,
+/// date -> timestamp_ntz. Equal types are not a widening (false).
 bool IsTypeWideningSupported(const DataType& from, const DataType& to);
 
 }  // namespace deltaguard

@@ -4,8 +4,8 @@
 /// (`SchemaForNewTable`). Pure functions on Delta types: the caller converts the input
 /// data's schema to Delta types first and casts the data afterwards.
 ///
-/// Rules (docs/decisions.md §1, §2 and §6; Spark's behaviour in docs/spark_semantics.md §5.2-5.4,
-/// §5.7):
+/// Rules (docs/decisions.md §1, §2 and §6; Spark's behaviour in docs/spark_semantics.md
+/// §5.2-5.4, §5.7):
 ///  1. Matching is by name, case-insensitively, at every depth: top-level columns, struct
 ///     fields, structs inside array elements and map keys/values. Matched fields keep the
 ///     table's spelling. Input names that differ only by case from each other are

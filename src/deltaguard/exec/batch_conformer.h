@@ -10,9 +10,9 @@
 /// and only the Arrow representation differs (large_utf8, dictionary, timestamp unit
 /// or zone, date64, unsigned integers, decimal256, fixed_size_list, ...). Casts are
 /// checked: a value that does not fit fails the batch, it never becomes NULL.
-/// NOT NULL follows Spark Delta (docs/spark_semantics.md §8): a NULL parent struct violates its NOT
-/// NULL children; arrays with containsNull=false and maps with valueContainsNull=false
-/// must hold no null elements/values.
+/// NOT NULL follows Spark Delta (docs/spark_semantics.md §8): a NULL parent struct
+/// violates its NOT NULL children; arrays with containsNull=false and maps with
+/// valueContainsNull=false must hold no null elements/values.
 #pragma once
 
 #include <arrow/record_batch.h>

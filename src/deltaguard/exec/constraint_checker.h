@@ -3,8 +3,8 @@
 /// batches, and a full-table scan that counts the rows violating a predicate.
 ///
 /// PROTOCOL.md "CHECK Constraints" / "Column Invariants": a row violates a constraint
-/// when the expression evaluates to FALSE *or NULL* (docs/spark_semantics.md §4.3-4.4). NOT NULL
-/// is enforced by exec/batch_conformer.h, not here.
+/// when the expression evaluates to FALSE *or NULL* (docs/spark_semantics.md §4.3-4.4).
+/// NOT NULL is enforced by exec/batch_conformer.h, not here.
 ///
 /// Using the checker on a write path (table/write.cc does this for every batch):
 ///

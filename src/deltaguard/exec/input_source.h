@@ -2,10 +2,10 @@
 /// Streaming input files for writes: Parquet, CSV, NDJSON and Arrow IPC, read batch by
 /// batch with bounded memory, with the table schema as a type hint for untyped text.
 ///
-/// docs/decisions.md §1, §2: nothing is lost silently. CSV/JSON columns that match a table
-/// column (case-insensitively) are parsed AS the table's type, so "007" into a string
-/// column stays "007", and a value that does not parse fails the read with an error
-/// naming the file, row and column; it never becomes NULL. Errors raised while
+/// docs/decisions.md §1, §2: nothing is lost silently. CSV/JSON columns that match a
+/// table column (case-insensitively) are parsed AS the table's type, so "007" into a
+/// string column stays "007", and a value that does not parse fails the read with an
+/// error naming the file, row and column; it never becomes NULL. Errors raised while
 /// streaming travel through arrow::Status as a DeltaErrorDetail
 /// (io/parquet/arrow_status_internal.h), so FromArrowStatus gives back the Error.
 #pragma once

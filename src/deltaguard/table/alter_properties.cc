@@ -1,5 +1,6 @@
 // ALTER TABLE SET / UNSET TBLPROPERTIES, and the table's features and properties as
-// SHOW TBLPROPERTIES lists them (alter.h). Protocol rules: docs/spark_semantics.md §4.0-4.1.
+// SHOW TBLPROPERTIES lists them (alter.h). Protocol rules: docs/spark_semantics.md
+// §4.0-4.1.
 
 #include <fmt/format.h>
 
@@ -50,8 +51,9 @@ Status CheckNoDowngrade(const Protocol& current, const StringMap& properties,
   return check(kMinWriterVersionProperty, current.min_writer_version);
 }
 
-// Column mapping mode transitions on an existing table (docs/spark_semantics.md §4.1). Returns the
-// schema with ids and physical names when mapping is being enabled, else nullopt.
+// Column mapping mode transitions on an existing table (docs/spark_semantics.md §4.1).
+// Returns the schema with ids and physical names when mapping is being enabled, else
+// nullopt.
 Result<std::optional<SchemaRef>> ColumnMappingTransition(const AlterTarget& target,
                                                          const StringMap& config) {
   Metadata probe;

@@ -4,9 +4,10 @@
 /// the pattern of seeds article 000).
 ///
 /// Which rows are violating: a NULL in a top-level NOT NULL column, or a CHECK
-/// constraint / legacy invariant that is FALSE or NULL (docs/spark_semantics.md §4.3-4.4). Each
-/// violating row goes to the quarantine table with `_violated_constraint` (the first
-/// constraint it violates, e.g. "CHECK constraint positive" or "NOT NULL column id") and
+/// constraint / legacy invariant that is FALSE or NULL (docs/spark_semantics.md
+/// §4.3-4.4). Each violating row goes to the quarantine table with `_violated_constraint`
+/// (the first constraint it violates, e.g. "CHECK constraint positive" or "NOT NULL
+/// column id") and
 /// `_quarantined_at` (one time for the whole write); see exec/constraint_checker.h
 /// QuarantineSchema. Every other row is written to the table.
 ///

@@ -1,7 +1,7 @@
 /// \file deltaguard/write/replace_where.h
-/// Partial overwrite by predicate (Spark's `replaceWhere`, docs/spark_semantics.md §5.4): the rows a
-/// write brings must all satisfy the predicate (else DELTA_REPLACE_WHERE_MISMATCH), and
-/// the rows of the table that satisfy it are replaced.
+/// Partial overwrite by predicate (Spark's `replaceWhere`, docs/spark_semantics.md §5.4):
+/// the rows a write brings must all satisfy the predicate (else
+/// DELTA_REPLACE_WHERE_MISMATCH), and the rows of the table that satisfy it are replaced.
 ///
 /// A predicate over partition columns only is decided per file from add.partitionValues
 /// (whole files are removed). A predicate over data columns is decided per row: files

@@ -1,6 +1,6 @@
 // ALTER TABLE: columns (ADD, RENAME, DROP, ALTER/CHANGE), table properties, CHECK
-// constraints and RENAME TO, in Spark SQL's grammar (docs/spark_semantics.md §5.5, §4.4). The
-// parser only records what was written; whether a change is allowed (column mapping,
+// constraints and RENAME TO, in Spark SQL's grammar (docs/spark_semantics.md §5.5, §4.4).
+// The parser only records what was written; whether a change is allowed (column mapping,
 // type widening, NOT NULL on ADD, ...) is decided at execution.
 
 #include <string>

@@ -310,8 +310,8 @@ struct AlterAddConstraint {
   /// The expression exactly as written between the parentheses.
   std::string expr_text;
   /// The expression's tokens joined by single spaces: what Spark Delta stores in
-  /// `delta.constraints.<name>` (docs/spark_semantics.md §4.4: `concat(num, text) != '9i'` is stored
-  /// as "concat ( num , text ) != '9i'").
+  /// `delta.constraints.<name>` (docs/spark_semantics.md §4.4: `concat(num, text) !=
+  /// '9i'` is stored as "concat ( num , text ) != '9i'").
   std::string token_text;
 };
 
