@@ -2,8 +2,9 @@
 """Check the module dependency rule: a module includes only its own layer or below.
 
 Layers (ARCHITECTURE.md): 0 util, io/fs; 1 schema; 2 expr; 3 protocol; 4 log;
-5 evolution, constraints; 6 txn; 7 io/parquet, exec; 8 write (the commit funnel);
-9 dml, table; 10 sql. sql/parse (the statement parser) sits with expr at layer 2.
+5 evolution, constraints; 6 txn; 7 arrow (the bridge to Arrow C++); 8 io/parquet, exec;
+9 write (the commit funnel); 10 dml, table; 11 sql. sql/parse (the statement parser)
+sits with expr at layer 2.
 Modules on one layer are siblings: an include between them is an error too when the
 pair is listed in SIBLINGS (dml and table share only what is in write/).
 Test code (*_test.cc, *_fuzz.cc, test-support headers named *test_util*) may use
@@ -16,8 +17,8 @@ import sys
 
 LAYERS = {
     "util": 0, "io/fs": 0, "schema": 1, "expr": 2, "protocol": 3, "log": 4,
-    "evolution": 5, "constraints": 5, "txn": 6, "io/parquet": 7, "exec": 7,
-    "write": 8, "dml": 9, "table": 9, "sql/parse": 2, "sql": 10,
+    "evolution": 5, "constraints": 5, "txn": 6, "arrow": 7, "io/parquet": 8, "exec": 8,
+    "write": 9, "dml": 10, "table": 10, "sql/parse": 2, "sql": 11,
 }
 SIBLINGS = {("dml", "table"), ("table", "dml")}
 INCLUDE = re.compile(r'#include\s+"deltaguard/([a-z_/]+)/[^/"]+"')
