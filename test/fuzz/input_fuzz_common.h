@@ -18,8 +18,8 @@
 #include <fstream>
 #include <string>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/input_source.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/util/string_util.h"
 

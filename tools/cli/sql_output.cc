@@ -4,7 +4,7 @@
 
 // The one bridge from arrow::Status back to our Error (keeps the ErrorCode of errors
 // raised while rows stream).
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 
 namespace deltaguard::cli {
 

@@ -13,7 +13,7 @@
 
 #include <utility>
 
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/protocol/column_mapping.h"
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/schema/schema_json.h"

@@ -15,9 +15,9 @@
 
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/io/parquet/table_scan.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
+#include "testing/test_util.h"
 
 namespace deltaguard::testing {
 

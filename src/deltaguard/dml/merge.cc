@@ -13,13 +13,13 @@
 #include <unordered_map>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/dml/file_prefetch_internal.h"
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/dml/merge_source_internal.h"
 #include "deltaguard/exec/constraint_checker.h"
 #include "deltaguard/exec/expr_eval.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {

@@ -15,10 +15,10 @@
 #include <limits>
 #include <utility>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/expr/printer.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 

@@ -9,7 +9,7 @@
 
 #include "deltaguard/dml/dml_internal.h"
 #include "deltaguard/dml/merge_internal.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard::dml_internal {
 namespace {

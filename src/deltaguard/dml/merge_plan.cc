@@ -9,12 +9,12 @@
 #include <set>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/dml/merge_names_internal.h"
 #include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/expr/printer.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::dml_internal {

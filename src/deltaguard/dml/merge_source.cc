@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/dml/merge_source_internal.h"
 #include "deltaguard/exec/batch_conformer.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 
 namespace deltaguard::dml_internal {
 namespace {

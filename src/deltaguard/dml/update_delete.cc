@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/dml/dml_internal.h"
 #include "deltaguard/dml/file_prefetch_internal.h"
 #include "deltaguard/dml/merge_internal.h"
@@ -20,7 +21,6 @@
 #include "deltaguard/exec/expr_eval.h"
 #include "deltaguard/expr/parser.h"
 #include "deltaguard/expr/printer.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 #include "deltaguard/write/replace_where.h"

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/evolution/type_rules.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/util/string_util.h"
 

@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "deltaguard/exec/constraint_checker.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

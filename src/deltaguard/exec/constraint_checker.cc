@@ -11,12 +11,12 @@
 #include <chrono>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/char_varchar_check.h"
 #include "deltaguard/exec/expr_eval.h"
 #include "deltaguard/exec/result_format.h"
 #include "deltaguard/expr/parser.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/util/string_util.h"
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

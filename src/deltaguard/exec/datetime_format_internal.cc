@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/util/civil_date.h"
 
 namespace deltaguard::internal {

@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/datetime_format_internal.h"
 #include "deltaguard/exec/spark_cast_internal.h"
 #include "deltaguard/expr/printer.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"

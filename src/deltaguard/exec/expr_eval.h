@@ -36,7 +36,7 @@ struct EvalOptions {
 /// Evaluate `expr` over `batch`, whose top-level columns are matched to the bound
 /// column paths by name, case-insensitively (nested paths descend struct columns).
 /// Returns one value per row, in the Arrow type of `expr.type`
-/// (io/parquet/arrow_schema.h). kNotFound when the batch lacks a referenced column.
+/// (arrow/schema.h). kNotFound when the batch lacks a referenced column.
 Result<std::shared_ptr<arrow::Array>> Evaluate(const BoundExpr& expr,
                                                const arrow::RecordBatch& batch,
                                                const EvalOptions& options = {});

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "deltaguard/expr/parser.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -12,11 +12,11 @@
 #include <optional>
 #include <utility>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/text_stream_internal.h"
 #include "deltaguard/exec/text_values_internal.h"
 #include "deltaguard/exec/utf8_check_internal.h"
 #include "deltaguard/io/fs/file_system.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/util/string_util.h"
 

@@ -7,7 +7,7 @@
 /// string column stays "007", and a value that does not parse fails the read with an
 /// error naming the file, row and column; it never becomes NULL. Errors raised while
 /// streaming travel through arrow::Status as a DeltaErrorDetail
-/// (io/parquet/arrow_status_internal.h), so FromArrowStatus gives back the Error.
+/// (arrow/status.h), so FromArrowStatus gives back the Error.
 #pragma once
 
 #include <arrow/record_batch.h>

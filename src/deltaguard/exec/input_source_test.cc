@@ -7,10 +7,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/text_values_internal.h"
 #include "deltaguard/io/fs/fault_injection_file_system.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -7,12 +7,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/csv_scan_internal.h"
 #include "deltaguard/exec/input_source.h"
 #include "deltaguard/exec/text_stream_internal.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

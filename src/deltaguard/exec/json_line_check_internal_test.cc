@@ -10,9 +10,9 @@
 #include <sstream>
 #include <string>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/input_source.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -10,9 +10,9 @@
 #include <string>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/expr/printer.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/file_stats.h"
 #include "deltaguard/util/string_util.h"
 

@@ -8,7 +8,7 @@
 /// result scale.
 ///
 /// Invariants: inputs are Arrow arrays of the Arrow type of a Delta type
-/// (io/parquet/arrow_schema.h); a NULL input row is a NULL output row; with `try_cast`
+/// (arrow/schema.h); a NULL input row is a NULL output row; with `try_cast`
 /// a failing row is NULL instead of an error (Spark's TRY_CAST / try_divide are not the
 /// same thing: division errors are never turned into NULL here).
 #pragma once

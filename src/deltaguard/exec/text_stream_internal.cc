@@ -9,10 +9,10 @@
 #include <string_view>
 #include <utility>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/csv_scan_internal.h"
 #include "deltaguard/exec/json_line_check_internal.h"
 #include "deltaguard/exec/utf8_check_internal.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {

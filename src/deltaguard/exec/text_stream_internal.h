@@ -36,7 +36,7 @@ struct TextStreamChecks {
 };
 
 /// `inner` read through the checks. Errors are returned by Read as an arrow::Status that
-/// carries the deltaguard Error (io/parquet/arrow_status_internal.h).
+/// carries the deltaguard Error (arrow/status.h).
 std::shared_ptr<arrow::io::InputStream> MakeCheckedTextStream(
     std::shared_ptr<arrow::io::InputStream> inner, TextStreamChecks checks);
 

@@ -1,10 +1,11 @@
+#include "deltaguard/expr/lexer.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <string>
 
-#include "deltaguard/expr/lexer_internal.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {

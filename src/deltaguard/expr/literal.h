@@ -2,7 +2,7 @@
 /// Typed literal values: the conversion of literal text (numbers, DATE/TIMESTAMP
 /// strings) into the values that the binder folds and the evaluator materialises.
 ///
-/// Conventions (match the Arrow mapping of io/parquet/arrow_schema.h): dates are days
+/// Conventions (match the Arrow mapping of arrow/schema.h): dates are days
 /// since 1970-01-01, timestamps microseconds since the epoch (TIMESTAMP in UTC, which
 /// stands in for Spark's session time zone), decimals an unscaled 128-bit integer whose
 /// scale is the type's.

@@ -5,9 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "deltaguard/expr/lexer_internal.h"
+#include "deltaguard/expr/lexer.h"
 #include "deltaguard/expr/literal.h"
-#include "deltaguard/expr/parser_internal.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"

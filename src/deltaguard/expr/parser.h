@@ -10,8 +10,11 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "deltaguard/expr/ast.h"
+#include "deltaguard/expr/lexer.h"
+#include "deltaguard/util/result.h"
 
 namespace deltaguard {
 
@@ -28,3 +31,18 @@ Result<ExprRef> ParseExpression(std::string_view sql);
 bool IsReservedWord(std::string_view word);
 
 }  // namespace deltaguard
+
+/// Token-level entry point, so that the SQL statement parser (sql/parse) parses the
+/// expressions inside statements with this one grammar, on its own token stream,
+/// instead of a second grammar.
+namespace deltaguard::internal {
+
+/// Parse one expression starting at `tokens[*index]` of `tokens` (a Tokenize() result of
+/// `sql`, ending with kEnd). The expression ends before the first token that cannot
+/// continue it (a keyword such as FROM, a ',' or ')' outside it, ';', end); on success
+/// `*index` is that token's index, on error it is unchanged. Errors go through `error`,
+/// with positions that are byte offsets in `sql` (as are the tree's positions).
+Result<ExprRef> ParseExpressionAt(std::string_view sql, const std::vector<Token>& tokens,
+                                  size_t* index, const SyntaxErrorFn& error);
+
+}  // namespace deltaguard::internal

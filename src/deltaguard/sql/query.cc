@@ -12,9 +12,9 @@
 #include <chrono>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/sql/query_internal.h"
 #include "deltaguard/util/string_util.h"
 

@@ -12,10 +12,10 @@
 #include <cmath>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
 #include "deltaguard/expr/literal.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/sql/query_internal.h"
 
 namespace deltaguard::query_internal {

@@ -9,8 +9,8 @@
 
 #include <utility>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/expr/printer.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/log/actions.h"
 #include "deltaguard/log/snapshot.h"
 #include "deltaguard/schema/schema_json.h"

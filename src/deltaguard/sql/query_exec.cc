@@ -8,8 +8,8 @@
 
 #include <utility>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/sql/query_internal.h"
 
 namespace deltaguard::query_internal {

@@ -64,7 +64,7 @@ using BatchFn = std::function<Result<BatchRef>(const BatchRef&)>;
 
 /// A reader that pulls from `input`, maps each batch with `fn` and stops after `limit`
 /// rows (no further input is read then). Errors travel as arrow::Status carrying the
-/// Error (io/parquet/arrow_status_internal.h).
+/// Error (arrow/status.h).
 ReaderRef MapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema, BatchFn fn,
                     std::optional<int64_t> limit = std::nullopt);
 

@@ -6,11 +6,11 @@
 
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
 #include "deltaguard/exec/input_source.h"
 #include "deltaguard/expr/literal.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/sql/query_internal.h"
 #include "deltaguard/table/table.h"

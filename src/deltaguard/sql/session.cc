@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/sql/parse/sql_parser.h"
 #include "deltaguard/sql/query.h"
 #include "deltaguard/sql/session_internal.h"

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <utility>
 
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/sql/session_internal.h"
 #include "deltaguard/table/table.h"

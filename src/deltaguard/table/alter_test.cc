@@ -16,13 +16,13 @@
 #include "deltaguard/exec/result_format.h"
 #include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/io/parquet/table_scan.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/txn/transaction.h"
 #include "testing/racing_file_system.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

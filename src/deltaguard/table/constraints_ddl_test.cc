@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "deltaguard/exec/constraint_checker.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/protocol/protocol.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

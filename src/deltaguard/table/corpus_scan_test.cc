@@ -16,8 +16,8 @@
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/io/parquet/row_count.h"
 #include "deltaguard/io/parquet/table_scan.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/table/table.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

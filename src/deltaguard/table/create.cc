@@ -6,8 +6,8 @@
 #include <string_view>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/evolution/write_schema.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/protocol/column_mapping.h"
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/protocol/write_protocol.h"

@@ -10,10 +10,10 @@
 #include <memory>
 #include <utility>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/constraints/constraints.h"
 #include "deltaguard/exec/batch_conformer.h"
 #include "deltaguard/exec/constraint_checker.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write_routed_internal.h"
 #include "deltaguard/write/commit_hooks.h"

@@ -12,10 +12,10 @@
 
 #include "deltaguard/exec/constraint_checker.h"
 #include "deltaguard/io/parquet/table_scan.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/table/constraints_ddl.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

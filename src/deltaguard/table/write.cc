@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/exec/batch_conformer.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/protocol/column_mapping.h"
 #include "deltaguard/protocol/table_properties.h"

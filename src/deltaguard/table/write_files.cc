@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/evolution/write_schema.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/table/write_routed_internal.h"

@@ -6,8 +6,8 @@
 
 #include <utility>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/prefetch_reader.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/protocol/column_mapping.h"
 #include "deltaguard/write/table_state.h"
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "deltaguard/io/fs/fault_injection_file_system.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/write/table_state.h"
 #include "testing/temp_dir.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -4,11 +4,11 @@
 #include <arrow/compute/api.h>
 #include <fmt/format.h>
 
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
 #include "deltaguard/expr/parser.h"
 #include "deltaguard/expr/printer.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
 #include "deltaguard/io/parquet/partition_value.h"
 #include "deltaguard/util/string_util.h"
 

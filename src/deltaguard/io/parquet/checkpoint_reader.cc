@@ -10,7 +10,7 @@
 
 #include <exception>
 
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/io/parquet/batch_pipeline_internal.h"
 #include "deltaguard/io/parquet/column_access_internal.h"
 #include "deltaguard/io/parquet/parquet_file.h"

@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

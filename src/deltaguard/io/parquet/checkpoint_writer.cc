@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/log/log_path.h"
 #include "deltaguard/protocol/protocol.h"
 #include "deltaguard/util/string_util.h"

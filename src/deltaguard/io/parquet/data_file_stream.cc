@@ -13,8 +13,8 @@
 #include <string_view>
 #include <system_error>
 
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/io/parquet/data_file_stream_internal.h"
 #include "deltaguard/util/string_util.h"
 #include "deltaguard/util/uuid.h"

@@ -20,8 +20,8 @@
 #include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/io/parquet/data_file_writer.h"
 #include "deltaguard/io/parquet/parquet_file.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

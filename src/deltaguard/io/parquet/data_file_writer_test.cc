@@ -14,13 +14,13 @@
 #include <filesystem>
 #include <limits>
 
-#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/io/parquet/partition_value.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/io/parquet/z85.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -14,7 +14,7 @@
 #include <utility>
 #include <variant>
 
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/io/parquet/file_stats_internal.h"
 #include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"

@@ -23,13 +23,13 @@
 #include <string>
 #include <vector>
 
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/io/fs/file_system.h"
-#include "deltaguard/io/parquet/arrow_schema.h"
 #include "deltaguard/io/parquet/data_file_writer.h"
 #include "deltaguard/io/parquet/file_stats.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/protocol/column_mapping.h"
 #include "testing/temp_dir.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -7,11 +7,11 @@
 #include <cmath>
 #include <limits>
 
-#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/io/parquet/partition_value.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -12,7 +12,7 @@
 #include <exception>
 #include <mutex>
 
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 
 namespace deltaguard {
 

@@ -24,7 +24,7 @@ namespace deltaguard {
 /// system maps files (zero-copy reads), else FileSystem::ReadRange.
 /// Thread-safe: ReadAt is stateless; Read/Seek/Tell share a mutex-guarded position.
 /// FileSystem errors travel through Arrow with their ErrorCode intact
-/// (arrow_status_internal.h).
+/// (arrow/status.h).
 class FileSystemRandomAccessFile final : public arrow::io::RandomAccessFile {
  public:
   /// Stat the file once (its size is fixed for the reader's lifetime).

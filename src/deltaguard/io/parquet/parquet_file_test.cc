@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/io/fs/fault_injection_file_system.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -7,7 +7,7 @@
 #include <charconv>
 #include <limits>
 
-#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/util/civil_date.h"
 #include "deltaguard/util/string_util.h"
 

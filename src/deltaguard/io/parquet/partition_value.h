@@ -34,7 +34,7 @@ Result<int32_t> ParseDateDays(std::string_view text);
 Result<int64_t> ParseTimestampMicros(std::string_view text, bool allow_offset);
 
 /// Parse one serialized partition value into a scalar whose type is
-/// ToArrowType(type) (arrow_schema.h). std::nullopt or "" gives a null scalar.
+/// ToArrowType(type) (arrow/schema.h). std::nullopt or "" gives a null scalar.
 /// kCorruptLog "invalid partition value '<text>' for type <type>: <reason>" on bad text;
 /// the caller adds the file and column.
 Result<std::shared_ptr<arrow::Scalar>> ParsePartitionValue(

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/util/string_util.h"
 

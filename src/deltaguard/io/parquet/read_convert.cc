@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {

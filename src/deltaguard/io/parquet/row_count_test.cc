@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/io/parquet/checkpoint_reader.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

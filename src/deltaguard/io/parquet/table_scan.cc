@@ -13,8 +13,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "deltaguard/io/parquet/arrow_schema.h"
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/schema.h"
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/io/parquet/deletion_vector.h"
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/io/parquet/partition_value.h"

@@ -49,7 +49,7 @@ struct ScanOptions {
 ///  2. Every batch has output_schema() exactly: logical names (a nested selection "b.c"
 ///  is
 ///     a top-level column named "b.c", NULL where any ancestor is NULL) and Delta's Arrow
-///     types (arrow_schema.h), except the dictionary_columns of files that store them
+///     types (arrow/schema.h), except the dictionary_columns of files that store them
 ///     dictionary-encoded (ScanOptions). Columns absent from a file are NULL; partition
 ///     columns come from add.partitionValues (keyed by physical name under column
 ///     mapping).

@@ -8,11 +8,11 @@
 #include <gtest/gtest.h>
 #include <parquet/arrow/writer.h>
 
-#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/io/parquet/checkpoint_reader.h"
 #include "deltaguard/io/parquet/deletion_vector.h"
-#include "deltaguard/io/parquet/test_util_internal.h"
 #include "deltaguard/io/parquet/z85.h"
+#include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "deltaguard/expr/parser_internal.h"
+#include "deltaguard/expr/parser.h"
 #include "deltaguard/sql/parse/statement_parser_internal.h"
 #include "deltaguard/util/string_util.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "deltaguard/expr/parser_internal.h"
+#include "deltaguard/expr/parser.h"
 #include "deltaguard/expr/printer.h"
 #include "deltaguard/sql/parse/parser_test_util_internal.h"
 #include "deltaguard/sql/parse/sql_parser.h"

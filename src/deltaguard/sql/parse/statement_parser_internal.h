@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "deltaguard/expr/lexer_internal.h"
+#include "deltaguard/expr/lexer.h"
 #include "deltaguard/sql/parse/statement.h"
 #include "deltaguard/util/result.h"
 

@@ -1,4 +1,4 @@
-#include "deltaguard/io/parquet/arrow_status_internal.h"
+#include "deltaguard/arrow/status.h"
 
 #include <fmt/format.h>
 

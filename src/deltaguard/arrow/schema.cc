@@ -1,4 +1,4 @@
-#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/arrow/schema.h"
 
 #include <arrow/util/key_value_metadata.h>
 #include <fmt/format.h>

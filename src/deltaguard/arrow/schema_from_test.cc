@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/util/depth_guard.h"
 
 namespace deltaguard {

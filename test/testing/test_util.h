@@ -1,5 +1,6 @@
-/// \file deltaguard/io/parquet/test_util_internal.h
-/// Test helpers shared by the io/parquet and table tests (header-only; tests only):
+/// \file test/testing/test_util.h
+/// Test helpers shared by the gtest binaries of the Arrow layers (io/parquet, exec,
+/// write, table, dml; test/ is on their include path; header-only; tests only):
 /// temporary directories, writing Parquet files and small Delta tables.
 #pragma once
 
@@ -20,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "deltaguard/io/parquet/arrow_schema.h"
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/schema/ddl.h"
 #include "testing/temp_dir.h"
 

@@ -1,5 +1,6 @@
-/// \file deltaguard/expr/lexer_internal.h
-/// Tokenizer for the Spark SQL expression dialect (used by parser.cc only).
+/// \file deltaguard/expr/lexer.h
+/// Tokenizer for the Spark SQL expression dialect, shared by the expression parser
+/// (parser.cc) and the statement parser of sql/parse, which run on the same tokens.
 ///
 /// Invariant: a token list always ends with exactly one kEnd token whose position is
 /// the input length, so the parser may look one token ahead without bounds checks.

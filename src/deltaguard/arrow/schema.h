@@ -1,4 +1,4 @@
-/// \file deltaguard/io/parquet/arrow_schema.h
+/// \file deltaguard/arrow/schema.h
 /// Delta schema -> Arrow schema, in the logical view (display names, what readers
 /// return) or the physical view (what Parquet files hold under column mapping).
 #pragma once

@@ -1,4 +1,4 @@
-/// \file deltaguard/io/parquet/arrow_status_internal.h
+/// \file deltaguard/arrow/status.h
 /// The only bridge between arrow::Status and deltaguard::Error, in both directions.
 ///
 /// Arrow never throws, but every call returns a Status that must be checked and turned
