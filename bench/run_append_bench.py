@@ -110,6 +110,24 @@ def run_measured(cmd, env=None):
     return out.decode(), wall, max(peak[0], 0) / 1024.0, own / 1024.0
 
 
+def write_results(stem, result, lines):
+    """bench/results/<stem>.json (the samples) and <stem>.md (the table), and the table
+    on stdout."""
+    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
+    with open(os.path.join(HERE, "results", f"{stem}.json"), "w") as f:
+        json.dump(result, f, indent=2)
+    with open(os.path.join(HERE, "results", f"{stem}.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+def load_line(start, end, runs):
+    """The machine's load around a benchmark, as the first line of its table."""
+    return (f"Load average (1/5/15 min) at start {start[0]:.2f}/{start[1]:.2f}/"
+            f"{start[2]:.2f}, at end {end[0]:.2f}/{end[1]:.2f}/{end[2]:.2f}; "
+            f"medians of {runs} runs.")
+
+
 def count_rows(path, engine):
     if engine == "pyarrow":
         import pyarrow.parquet as pq
@@ -179,18 +197,13 @@ def main():
             "median_bytes": int(statistics.median(x["bytes"] for x in s)),
             "samples": s,
         }
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "append.json"), "w") as f:
-        json.dump(result, f, indent=2)
     lines = [f"| engine | median time | rows/s | peak RSS | output |",
              "|---|---:|---:|---:|---:|"]
     for engine, r in result["engines"].items():
         lines.append(f"| {engine} | {r['median_seconds']:.2f} s | {r['rows_per_second']:,} | "
                      f"{r['median_peak_rss_mib']:.0f} MiB | "
                      f"{r['median_bytes'] / 2**20:.0f} MiB |")
-    with open(os.path.join(HERE, "results", "append.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_results("append", result, lines)
     if not args.scratch:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -13,7 +13,6 @@ affected row count the engine reports, and the table's row count afterwards.
 Results: bench/results/dml.{json,md}."""
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -24,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 PY = sys.executable
 sys.path.insert(0, HERE)
-from run_append_bench import run_measured  # noqa: E402
+from run_append_bench import load_line, run_measured, write_results  # noqa: E402
 from run_merge_bench import check, make_data  # noqa: E402
 
 PREDICATE = "id % 10 = 0"
@@ -118,19 +117,12 @@ def main():
             "median_seconds": round(statistics.median(x["seconds"] for x in s), 3),
             "median_peak_rss_mib": round(statistics.median(x["rss_mib"] for x in s), 1),
             "samples": s})
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "dml.json"), "w") as f:
-        json.dump(result, f, indent=2)
-    lines = [f"Load average (1/5/15 min) at start {load_at_start[0]:.2f}/"
-             f"{load_at_start[1]:.2f}/{load_at_start[2]:.2f}, at end {load[0]:.2f}/"
-             f"{load[1]:.2f}/{load[2]:.2f}; medians of {args.runs} runs.", "",
+    lines = [load_line(load_at_start, load, args.runs), "",
              "| statement | engine | median time | peak RSS |", "|---|---|---:|---:|"]
     for r in result["results"]:
         lines.append(f"| {r['op'].upper()} | {r['engine']} | {r['median_seconds']:.2f} s |"
                      f" {r['median_peak_rss_mib']:.0f} MiB |")
-    with open(os.path.join(HERE, "results", "dml.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_results("dml", result, lines)
     if not args.scratch:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -22,7 +22,6 @@ Every run is checked: N + 0.5M rows afterwards and 0.5M updated rows.
 Results: bench/results/merge.{json,md}."""
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -34,7 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 PY = sys.executable
 sys.path.insert(0, HERE)
-from run_append_bench import run_measured  # noqa: E402
+from run_append_bench import load_line, run_measured, write_results  # noqa: E402
 
 DELTALAKE = r"""
 import sys, time, pyarrow.parquet as pq
@@ -194,19 +193,12 @@ def main():
             "median_peak_rss_mib": round(statistics.median(x["rss_mib"] for x in s), 1),
             "samples": s,
         }
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "merge.json"), "w") as f:
-        json.dump(result, f, indent=2)
-    lines = [f"Load average (1/5/15 min) at start {load_at_start[0]:.2f}/"
-             f"{load_at_start[1]:.2f}/{load_at_start[2]:.2f}, at end {load[0]:.2f}/"
-             f"{load[1]:.2f}/{load[2]:.2f}; medians of {args.runs} runs.", "",
+    lines = [load_line(load_at_start, load, args.runs), "",
              "| engine | median time | peak RSS |", "|---|---:|---:|"]
     for engine, r in result["engines"].items():
         lines.append(f"| {engine} | {r['median_seconds']:.2f} s | "
                      f"{r['median_peak_rss_mib']:.0f} MiB |")
-    with open(os.path.join(HERE, "results", "merge.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_results("merge", result, lines)
     if not args.scratch:
         shutil.rmtree(scratch, ignore_errors=True)
 
