@@ -2,14 +2,11 @@
 
 #include <optional>
 
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace {
-
-std::string JoinPath(const std::string& prefix, const std::string& name) {
-  return prefix.empty() ? name : prefix + "." + name;
-}
 
 // The struct reached by descending through arrays and maps (element/value), if any.
 const StructType* InnerStruct(const DataType& type, std::string* suffix) {
@@ -68,7 +65,7 @@ void DiffStructs(const StructType& before, const StructType& after,
     } else {
       bi = before.FieldIndexCaseInsensitive(nf.name);
     }
-    std::string path = JoinPath(prefix, nf.name);
+    std::string path = ChildColumnPath(prefix, nf.name);
     if (bi < 0) {
       out->push_back({SchemaChange::Kind::kAdded, path, "", "", nf.type->ToString()});
       continue;
@@ -76,8 +73,8 @@ void DiffStructs(const StructType& before, const StructType& after,
     matched_before[bi] = true;
     const StructField& of = before.field(bi);
     if (of.name != nf.name) {
-      out->push_back({SchemaChange::Kind::kRenamed, path, JoinPath(prefix, of.name),
-                      of.name, nf.name});
+      out->push_back({SchemaChange::Kind::kRenamed, path,
+                      ChildColumnPath(prefix, of.name), of.name, nf.name});
     }
     if (!SameOuterShape(*of.type, *nf.type)) {
       out->push_back({SchemaChange::Kind::kTypeChanged, path, "", of.type->ToString(),
@@ -103,7 +100,7 @@ void DiffStructs(const StructType& before, const StructType& after,
   for (size_t i = 0; i < before.num_fields(); ++i) {
     if (!matched_before[i]) {
       const StructField& of = before.field(i);
-      out->push_back({SchemaChange::Kind::kDropped, JoinPath(prefix, of.name), "",
+      out->push_back({SchemaChange::Kind::kDropped, ChildColumnPath(prefix, of.name), "",
                       of.type->ToString(), ""});
     }
   }
