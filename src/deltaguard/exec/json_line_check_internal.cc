@@ -69,20 +69,19 @@ std::optional<JsonLineProblem> CheckJsonLine(std::string_view line, int depth_li
   if (start == line.size()) return std::nullopt;  // blank lines hold no record
   // Numbers as strings: the value is Arrow's to convert; only its syntax is checked.
   // NaN and Infinity: Arrow's reader accepts them as doubles.
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag |
-                              rapidjson::kParseStopWhenDoneFlag |
-                              rapidjson::kParseNumbersAsStringsFlag |
-                              rapidjson::kParseNanAndInfFlag;
+  constexpr unsigned kFlags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseStopWhenDoneFlag |
+      rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag;
   rapidjson::MemoryStream stream(line.data() + start, line.size() - start);
   LineHandler handler(depth_limit);
   rapidjson::Reader reader;
   rapidjson::ParseResult parsed = reader.Parse<kFlags>(stream, handler);
   const auto column = [&](size_t offset) { return static_cast<int64_t>(offset + 1); };
   if (handler.not_object() != nullptr) {
-    return JsonLineProblem{
-        ErrorCode::kParseError, column(start), fmt::format("a line of NDJSON input must hold one JSON object "
-                                   "(one record), found {}",
-                                   handler.not_object())};
+    return JsonLineProblem{ErrorCode::kParseError, column(start),
+                           fmt::format("a line of NDJSON input must hold one JSON object "
+                                       "(one record), found {}",
+                                       handler.not_object())};
   }
   if (handler.too_deep()) {
     return JsonLineProblem{
@@ -93,9 +92,9 @@ std::optional<JsonLineProblem> CheckJsonLine(std::string_view line, int depth_li
                     depth_limit, kMaxTypeDepth)};
   }
   if (parsed.IsError()) {
-    return JsonLineProblem{ErrorCode::kParseError, column(start + parsed.Offset()),
-                           fmt::format("invalid JSON: {}",
-                                       rapidjson::GetParseError_En(parsed.Code()))};
+    return JsonLineProblem{
+        ErrorCode::kParseError, column(start + parsed.Offset()),
+        fmt::format("invalid JSON: {}", rapidjson::GetParseError_En(parsed.Code()))};
   }
   const size_t end = SkipSpace(line, start + stream.Tell());
   if (end < line.size()) {

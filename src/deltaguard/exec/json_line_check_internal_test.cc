@@ -127,8 +127,8 @@ TEST(JsonLineCheckTest, ErrorsNameThePhysicalLineAcrossReaderBlocks) {
   ASSERT_TRUE(rows) << rows.error().message;
   EXPECT_EQ(*rows, 3000 - 3000 / 7);
 
-  WriteTextFile(path, text.str() + R"({"id": 3001, "name": "x" "y"})" + "\n" +
-                          R"({"id": 3002})");
+  WriteTextFile(
+      path, text.str() + R"({"id": 3001, "name": "x" "y"})" + "\n" + R"({"id": 3002})");
   rows = ReadRows(path, options);
   ASSERT_FALSE(rows);
   EXPECT_THAT(rows.error().message, HasSubstr("many.json', line 3001, column 26"));

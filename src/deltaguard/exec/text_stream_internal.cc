@@ -83,9 +83,8 @@ class CheckedTextStream final : public arrow::io::InputStream {
                         : line > 0 ? fmt::format(", line {}", line)
                                    : "";
     return ToArrowStatus(
-        Error{code,
-              fmt::format("input file '{}'{}: {}", EscapeForMessage(checks_.path), where,
-                          problem)});
+        Error{code, fmt::format("input file '{}'{}: {}", EscapeForMessage(checks_.path),
+                                where, problem)});
   }
 
   // Read the next chunk of `inner_`, check it, and make it `pending_`.
@@ -218,10 +217,10 @@ class CheckedTextStream final : public arrow::io::InputStream {
   std::shared_ptr<arrow::Buffer> pending_;  // checked bytes not yet returned
   int64_t pending_offset_ = 0;
   int64_t position_ = 0;
-  std::string carry_;       // an incomplete character at the end of the last chunk
+  std::string carry_;         // an incomplete character at the end of the last chunk
   std::string json_partial_;  // the start of an NDJSON line that the next chunk ends
-  int64_t line_ = 1;        // the line (1-based) the next byte belongs to
-  int64_t line_bytes_ = 0;  // bytes of that line already seen
+  int64_t line_ = 1;          // the line (1-based) the next byte belongs to
+  int64_t line_bytes_ = 0;    // bytes of that line already seen
   bool done_ = false;
 };
 
