@@ -19,7 +19,7 @@ struct SchemaDiffEntry {
     kTypeChanged,
     kNullabilityChanged,
     kCommentChanged,
-    kMoved
+    kMoved  ///< reserved: DiffSchemas does not report reordering yet
   };
   Kind kind;
   std::string path;      ///< dotted logical path in the new schema (old one for kDropped)
