@@ -7,8 +7,7 @@
 #include <type_traits>
 
 #include "cli_common.h"
-#include "deltaguard/schema/schema_diff.h"
-#include "deltaguard/schema/schema_json.h"
+#include "deltaguard/evolution/table_diff.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/util/string_util.h"
 
@@ -55,78 +54,21 @@ struct HistoryEntry {
   std::vector<std::string> other_changes;
 };
 
-std::string ConfigValue(const StringMap& m, const std::string& key) {
-  for (const auto& [k, v] : m) {
-    if (k == key) return v;
-  }
-  return "";
-}
-
 Result<std::vector<HistoryEntry>> BuildHistory(const std::string& root) {
   auto fs = MakeLocalFileSystem();
   DELTA_ASSIGN_OR_RETURN(std::vector<CommitSummary> commits, ReadHistory(*fs, root));
   std::vector<HistoryEntry> out;
-  SchemaRef prev_schema;
-  std::optional<Metadata> prev_md;
-  std::optional<Protocol> prev_protocol;
+  LoggedTableState state;
   for (auto& c : commits) {
     HistoryEntry e{std::move(c), {}, {}};
-    // Some writers (Databricks DLT) log a first metaData without a schemaString; there
-    // is no schema to compare at that version.
-    if (e.summary.metadata && e.summary.metadata->schema_string.empty()) {
-      e.other_changes.push_back("metadata without a schema");
-    } else if (e.summary.metadata) {
-      const Metadata& md = *e.summary.metadata;
-      auto schema = ParseSchemaJson(md.schema_string);
-      if (!schema) {
-        Error err = schema.error();
-        err.code = ErrorCode::kCorruptLog;  // the log, not the user, holds this text
-        return WithContext(err, fmt::format("schema of version {}", e.summary.version));
-      }
-      if (!prev_schema) {
-        e.schema_changes.push_back(fmt::format("schema set: {} column{}",
-                                               (*schema)->num_fields(),
-                                               (*schema)->num_fields() == 1 ? "" : "s"));
-      } else {
-        for (const auto& change : DiffSchemas(*prev_schema, **schema)) {
-          e.schema_changes.push_back(change.ToString());
-        }
-      }
-      if (prev_md && prev_md->partition_columns != md.partition_columns) {
-        e.other_changes.push_back(fmt::format("partitioning changed from [{}] to [{}]",
-                                              fmt::join(prev_md->partition_columns, ", "),
-                                              fmt::join(md.partition_columns, ", ")));
-      }
-      if (prev_md) {
-        for (const auto& [k, v] : md.configuration) {
-          std::string old = ConfigValue(prev_md->configuration, k);
-          if (old != v)
-            e.other_changes.push_back(fmt::format("set property {}={}", k, v));
-        }
-        for (const auto& [k, v] : prev_md->configuration) {
-          bool still = false;
-          for (const auto& kv : md.configuration) still |= kv.first == k;
-          if (!still) e.other_changes.push_back(fmt::format("unset property {}", k));
-        }
-      }
-      prev_schema = *schema;
-      prev_md = md;
+    auto changes =
+        DiffCommitActions(state, e.summary.metadata, e.summary.protocol, &state);
+    if (!changes) {
+      return WithContext(changes.error(),
+                         fmt::format("schema of version {}", e.summary.version));
     }
-    if (e.summary.protocol) {
-      const Protocol& p = *e.summary.protocol;
-      if (!prev_protocol || prev_protocol->min_reader_version != p.min_reader_version ||
-          prev_protocol->min_writer_version != p.min_writer_version ||
-          prev_protocol->reader_features != p.reader_features ||
-          prev_protocol->writer_features != p.writer_features) {
-        std::string feats;
-        if (p.writer_features)
-          feats = fmt::format(" [{}]", fmt::join(*p.writer_features, ", "));
-        e.other_changes.push_back(fmt::format("protocol reader {} writer {}{}",
-                                              p.min_reader_version, p.min_writer_version,
-                                              feats));
-      }
-      prev_protocol = p;
-    }
+    e.schema_changes = changes->SchemaLines();
+    e.other_changes = changes->TableLines();
     out.push_back(std::move(e));
   }
   return out;

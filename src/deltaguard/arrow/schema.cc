@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/depth_guard.h"
 
 namespace deltaguard {
@@ -121,10 +122,6 @@ namespace {
 Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type, const std::string& path,
                                     int depth);
 
-std::string JoinPath(const std::string& prefix, const std::string& name) {
-  return prefix.empty() ? name : prefix + "." + name;
-}
-
 /// "column 'a.b': " or nothing for an anonymous type.
 std::string ColumnPrefix(const std::string& path) {
   return path.empty() ? std::string() : fmt::format("column '{}': ", path);
@@ -136,7 +133,8 @@ Result<std::vector<StructField>> FromArrowFields(const arrow::FieldVector& field
   out.reserve(fields.size());
   for (const auto& f : fields) {
     DELTA_ASSIGN_OR_RETURN(
-        auto type, FromArrowTypeAt(*f->type(), JoinPath(prefix, f->name()), depth));
+        auto type,
+        FromArrowTypeAt(*f->type(), ChildColumnPath(prefix, f->name()), depth));
     out.push_back(StructField{f->name(), std::move(type), f->nullable(), {}});
   }
   return out;
@@ -213,7 +211,7 @@ Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type, const std::stri
       const auto& element = type.field(0);
       DELTA_ASSIGN_OR_RETURN(
           auto element_type,
-          FromArrowTypeAt(*element->type(), JoinPath(path, "element"), depth + 1));
+          FromArrowTypeAt(*element->type(), ChildColumnPath(path, "element"), depth + 1));
       return std::make_shared<ArrayType>(std::move(element_type), element->nullable());
     }
     case Type::STRUCT: {
@@ -224,10 +222,11 @@ Result<DataTypeRef> FromArrowTypeAt(const arrow::DataType& type, const std::stri
     case Type::MAP: {
       const auto& map = static_cast<const arrow::MapType&>(type);
       DELTA_ASSIGN_OR_RETURN(
-          auto key, FromArrowTypeAt(*map.key_type(), JoinPath(path, "key"), depth + 1));
+          auto key,
+          FromArrowTypeAt(*map.key_type(), ChildColumnPath(path, "key"), depth + 1));
       DELTA_ASSIGN_OR_RETURN(
           auto value,
-          FromArrowTypeAt(*map.item_type(), JoinPath(path, "value"), depth + 1));
+          FromArrowTypeAt(*map.item_type(), ChildColumnPath(path, "value"), depth + 1));
       return std::make_shared<MapType>(std::move(key), std::move(value),
                                        map.item_field()->nullable());
     }

@@ -10,17 +10,12 @@
 
 #include "deltaguard/expr/parser.h"
 #include "deltaguard/protocol/write_protocol.h"
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace {
-
-std::string JoinPath(const std::vector<std::string>& path) {
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) out += (i ? "." : "") + path[i];
-  return out;
-}
 
 // The expression text inside a `delta.invariants` value: a JSON string whose content is
 // {"expression":{"expression":"<SQL>"}} (PROTOCOL.md "Column Invariants").
@@ -31,7 +26,7 @@ Result<std::string> InvariantExpression(const StructField& field,
     return MakeError(ErrorCode::kCorruptLog,
                      "column '{}': {} metadata {} is not a JSON string holding "
                      "{{\"expression\":{{\"expression\":\"<SQL>\"}}}}: {}",
-                     JoinPath(path), kInvariantsKey,
+                     JoinColumnPath(path), kInvariantsKey,
                      *field.metadata.FindRaw(kInvariantsKey), why);
   };
   if (!text) return bad("the value is not a string");
@@ -89,11 +84,11 @@ Status CollectInvariants(const StructType& type, std::vector<std::string>* path,
         return MakeError(ErrorCode::kUnsupportedFeature,
                          "column '{}' has an invariant ({}) inside an array or map; "
                          "deltaguard cannot enforce it, so it refuses to write",
-                         JoinPath(*path), kInvariantsKey);
+                         JoinColumnPath(*path), kInvariantsKey);
       }
       DELTA_ASSIGN_OR_RETURN(std::string expression, InvariantExpression(field, *path));
-      out->push_back(
-          Constraint{ConstraintKind::kInvariant, JoinPath(*path), std::move(expression)});
+      out->push_back(Constraint{ConstraintKind::kInvariant, JoinColumnPath(*path),
+                                std::move(expression)});
     }
     DELTA_RETURN_IF_ERROR(CollectInvariantsIn(*field.type, path, inside_collection, out));
     path->pop_back();
@@ -139,7 +134,7 @@ void AddNotNull(const StructType& st, const std::string& name, const std::string
                 std::vector<Constraint>* out) {
   for (const StructField& field : st.fields()) {
     const std::string quoted = BacktickQuote(field.name);
-    std::string field_name = name.empty() ? field.name : name + "." + field.name;
+    std::string field_name = ChildColumnPath(name, field.name);
     std::string field_expr = expr.empty() ? quoted : expr + "." + quoted;
     if (!field.nullable) {
       out->push_back(

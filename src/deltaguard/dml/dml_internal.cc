@@ -161,9 +161,9 @@ Result<std::vector<std::shared_ptr<arrow::Array>>> TakeRows(
   return out;
 }
 
-Result<SchemaChange> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
-                                  bool changed) {
-  SchemaChange out;
+Result<SchemaEvolutionStep> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
+                                         bool changed) {
+  SchemaEvolutionStep out;
   out.effective_metadata = snapshot.metadata();
   if (!changed) {
     out.schema = snapshot.schema();
@@ -179,7 +179,7 @@ Result<SchemaChange> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
 }
 
 Result<std::unique_ptr<DmlWriter>> DmlWriter::Make(const DmlTarget& target,
-                                                   const SchemaChange& schema,
+                                                   const SchemaEvolutionStep& schema,
                                                    const SessionSettings& session) {
   std::unique_ptr<DmlWriter> w(new DmlWriter());
   w->target_ = target;

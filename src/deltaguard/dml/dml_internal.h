@@ -92,14 +92,14 @@ Result<std::vector<std::shared_ptr<arrow::Array>>> TakeRows(
 /// The state after a DML statement evolved the target schema to `evolved`: column
 /// mapping ids for new fields, the metaData action and any protocol upgrade (type
 /// widening). `evolved` == the snapshot's schema: nothing changes.
-struct SchemaChange {
+struct SchemaEvolutionStep {
   SchemaRef schema;  ///< the table schema after the commit (with column-mapping ids)
   Metadata effective_metadata;
   std::optional<Metadata> new_metadata;
   std::optional<Protocol> new_protocol;
 };
-Result<SchemaChange> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
-                                  bool changed);
+Result<SchemaEvolutionStep> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
+                                         bool changed);
 
 /// Copy-on-write output through the commit funnel (write/commit_funnel.h): data files
 /// over the table schema after the commit, plus the files they replace. Abort(), a
@@ -107,7 +107,7 @@ Result<SchemaChange> ChangeSchema(const Snapshot& snapshot, SchemaRef evolved,
 class DmlWriter {
  public:
   static Result<std::unique_ptr<DmlWriter>> Make(const DmlTarget& target,
-                                                 const SchemaChange& schema,
+                                                 const SchemaEvolutionStep& schema,
                                                  const SessionSettings& session);
   ~DmlWriter();
 
@@ -140,7 +140,7 @@ class DmlWriter {
  private:
   DmlWriter() = default;
   DmlTarget target_;
-  SchemaChange schema_;
+  SchemaEvolutionStep schema_;
   std::unique_ptr<CommitFunnel> funnel_;  // null after Abort or Commit
 };
 

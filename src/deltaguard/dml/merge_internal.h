@@ -66,7 +66,7 @@ struct MergePlan {
   SchemaRef target_schema;  ///< the snapshot's schema (what scans return)
   SchemaRef source_schema;  ///< the source in Delta types, nullable
   std::shared_ptr<arrow::Schema> source_arrow;  ///< canonical Arrow of source_schema
-  SchemaChange schema;                          ///< the table after the commit
+  SchemaEvolutionStep schema;                   ///< the table after the commit
   std::vector<JoinKey> keys;
   BoundExprRef residual;  ///< the rest of ON; null: none
   std::string on_sql;

@@ -7,7 +7,6 @@
 #include <arrow/util/bit_util.h>
 #include <arrow/visit_type_inline.h>
 #include <fmt/format.h>
-#include <rapidjson/document.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,7 +18,7 @@
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/expr/printer.h"
-#include "deltaguard/util/json_bounded.h"
+#include "deltaguard/log/add_stats.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::dml_internal {
@@ -282,27 +281,17 @@ bool FileMayMatch(const AddFile& file, const StructField& column, bool is_partit
     return true;
   }
   if (!file.stats) return true;
-  rapidjson::Document doc;
-  if (ParseBoundedJson(*file.stats, &doc) != JsonParseOutcome::kOk || !doc.IsObject()) {
-    return true;
-  }
-  auto member = [&](const char* section) -> const rapidjson::Value* {
-    auto s = doc.FindMember(section);
-    if (s == doc.MemberEnd() || !s->value.IsObject()) return nullptr;
-    auto m = s->value.FindMember(key.c_str());
-    if (m == s->value.MemberEnd()) return nullptr;
-    return &m->value;
-  };
-  const rapidjson::Value* min = member("minValues");
-  const rapidjson::Value* max = member("maxValues");
-  if (min && max && min->IsInt64() && max->IsInt64()) {
-    return !(max->GetInt64() < range->min || min->GetInt64() > range->max);
-  }
+  auto stats = ParseAddStats(*file.stats);
+  if (!stats) return true;
+  const ColumnStats* column_stats = stats->Find({key});
+  if (!column_stats) return true;
+  auto min = ColumnStats::Int(column_stats->min);
+  auto max = ColumnStats::Int(column_stats->max);
+  if (min && max) return !(*max < range->min || *min > range->max);
   // Without min/max: a file whose values are all NULL cannot match.
-  const rapidjson::Value* nulls = member("nullCount");
-  auto records = doc.FindMember("numRecords");
-  if (!min && !max && nulls && nulls->IsInt64() && records != doc.MemberEnd() &&
-      records->value.IsInt64() && nulls->GetInt64() == records->value.GetInt64()) {
+  auto nulls = ColumnStats::Int(column_stats->null_count);
+  if (!column_stats->min && !column_stats->max && nulls && stats->num_records &&
+      *nulls == *stats->num_records) {
     return false;
   }
   return true;

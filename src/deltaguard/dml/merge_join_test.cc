@@ -122,5 +122,36 @@ TEST(TakeRowsTest, GathersColumnsAndMissingRowsAreNull) {
   EXPECT_EQ((*none)[1]->length(), 0);
 }
 
+// FileMayMatch reads add.stats: only integral min/max prune; corrupt or ill-typed stats
+// never prune (the file is read, as Spark would).
+TEST(FileMayMatchTest, StatsPruneOnlyWhenCertain) {
+  StructField id{"id", nullptr};
+  const KeyRange range{10, 20};
+  auto may = [&](const char* stats) {
+    AddFile f;
+    f.stats = stats;
+    return FileMayMatch(f, id, false, ColumnMappingMode::kNone, range);
+  };
+  EXPECT_TRUE(may(R"({"numRecords":2,"minValues":{"id":5},"maxValues":{"id":10}})"));
+  EXPECT_FALSE(may(R"({"numRecords":2,"minValues":{"id":21},"maxValues":{"id":30}})"));
+  EXPECT_FALSE(may(R"({"numRecords":2,"minValues":{"id":1},"maxValues":{"id":9}})"));
+  EXPECT_TRUE(may(R"({"numRecords":2,"minValues":{"id":1.5},"maxValues":{"id":9}})"));
+  EXPECT_TRUE(may(R"({"numRecords":2,"minValues":{"id":1},"maxValues":{"id":9})"));
+  EXPECT_TRUE(may(R"({"numRecords":2,"minValues":{"id":1},"maxValues":{"id":9}} x)"));
+  // All NULL (no bounds, nullCount == numRecords) cannot match; anything less can.
+  EXPECT_FALSE(may(R"({"numRecords":2,"nullCount":{"id":2}})"));
+  EXPECT_TRUE(may(R"({"numRecords":3,"nullCount":{"id":2}})"));
+  EXPECT_TRUE(may(R"({"nullCount":{"id":2}})"));
+  // A bound that is present but not an integer (here an object) keeps the file.
+  EXPECT_TRUE(may(R"({"numRecords":2,"minValues":{"id":{"x":1}},"nullCount":{"id":2}})"));
+  EXPECT_TRUE(may(R"({"numRecords":2,"maxValues":{"id":null},"nullCount":{"id":2}})"));
+  // The first of repeated keys wins.
+  EXPECT_FALSE(
+      may(R"({"numRecords":2,"minValues":{"id":1,"id":15},"maxValues":{"id":9}})"));
+  AddFile no_stats;
+  EXPECT_TRUE(FileMayMatch(no_stats, id, false, ColumnMappingMode::kNone, range));
+  EXPECT_FALSE(FileMayMatch(no_stats, id, false, ColumnMappingMode::kNone, std::nullopt));
+}
+
 }  // namespace
 }  // namespace deltaguard::dml_internal

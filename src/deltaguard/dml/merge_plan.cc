@@ -12,6 +12,7 @@
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/dml/merge_names_internal.h"
+#include "deltaguard/dml/merge_plan_internal.h"
 #include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/expr/printer.h"
@@ -20,25 +21,16 @@
 namespace deltaguard::dml_internal {
 namespace {
 
-using Kind = MergeWhen::Kind;
-
-bool IsMatched(Kind k) {
-  return k == Kind::kMatchedUpdate || k == Kind::kMatchedUpdateAll ||
-         k == Kind::kMatchedDelete;
-}
-bool IsNotMatched(Kind k) {
-  return k == Kind::kNotMatchedInsert || k == Kind::kNotMatchedInsertAll;
-}
-bool IsDelete(Kind k) {
-  return k == Kind::kMatchedDelete || k == Kind::kNotMatchedBySourceDelete;
-}
-bool IsUpdate(Kind k) {
-  return k == Kind::kMatchedUpdate || k == Kind::kMatchedUpdateAll ||
-         k == Kind::kNotMatchedBySourceUpdate;
-}
-bool IsStar(Kind k) {
-  return k == Kind::kMatchedUpdateAll || k == Kind::kNotMatchedInsertAll;
-}
+using merge_plan::Assigned;
+using merge_plan::Draft;
+using merge_plan::IsDelete;
+using merge_plan::IsMatched;
+using merge_plan::IsNotMatched;
+using merge_plan::IsStar;
+using merge_plan::IsUpdate;
+using merge_plan::Kind;
+using merge_plan::PlanClause;
+using merge_plan::PlanInput;
 
 std::string_view KindName(Kind k) {
   if (IsMatched(k)) return "WHEN MATCHED";
@@ -69,51 +61,7 @@ void Conjuncts(const ExprRef& e, std::vector<ExprRef>* out) {
   }
 }
 
-// One assignment of a clause before the table schema after the MERGE is known.
-struct Assigned {
-  std::string column;  // target spelling when it exists, else as written
-  bool exists = false;
-  bool star = false;
-  ExprRef qualified;  // the value over the joined schema
-  BoundExprRef value;
-  DataTypeRef probe_type;  // what the schema resolution sees
-};
-
-struct Draft {
-  const MergeWhen* when = nullptr;
-  size_t index = 0;
-  Scope scope;
-  BoundExprRef condition;
-  std::vector<Assigned> assigned;
-  NestedSets nested;  ///< `SET t.s.f = v` of an update
-  std::string describe;
-};
-
-ExprRef CastTo(const ExprRef& e, const DataTypeRef& type) {
-  auto c = std::make_shared<Expr>();
-  c->kind = ExprKind::kCast;
-  c->cast_type = type;
-  c->children = {e};
-  return c;
-}
-
-}  // namespace
-
-std::string ClausePlan::Describe() const {
-  return fmt::format("{} clause {} ({})", KindName(kind), index + 1, ActionName(kind));
-}
-
-std::string JoinedName(const std::string& alias, const std::string& column) {
-  return alias + "." + column;
-}
-
-Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
-                            const SessionSettings& session) {
-  const std::string& table = target.name;
-  const Snapshot& snapshot = *target.snapshot;
-  MergePlan plan;
-  plan.target_alias = spec.target_alias;
-  plan.source_alias = spec.source_alias;
+Status CheckSpec(const MergeSpec& spec, const std::string& table) {
   if (spec.target_alias.empty() || spec.source_alias.empty() ||
       EqualsIgnoreCase(spec.target_alias, spec.source_alias)) {
     return MakeError(ErrorCode::kInvalidArgument,
@@ -133,6 +81,336 @@ Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
     return MakeError(ErrorCode::kInvalidArgument, "MERGE into '{}': no source given",
                      table);
   }
+  return OkStatus();
+}
+
+// The joined schema: target columns then source columns, named JoinedName, nullable.
+StructType JoinedSchema(const MergeSpec& spec, const StructType& t, const StructType& s) {
+  std::vector<StructField> joined_fields;
+  for (const auto& f : t.fields())
+    joined_fields.push_back({JoinedName(spec.target_alias, f.name), f.type, true, {}});
+  for (const auto& f : s.fields())
+    joined_fields.push_back({JoinedName(spec.source_alias, f.name), f.type, true, {}});
+  return StructType(std::move(joined_fields));
+}
+
+// The top-level integral target column a key reads (through casts), for stats pruning.
+std::optional<StructField> PruneColumn(const JoinKey& key, const PlanInput& in) {
+  const BoundExpr* col = key.target.get();
+  while (col->kind == BoundKind::kCast) col = col->args[0].get();
+  if (col->kind != BoundKind::kColumn || col->path.size() != 1 ||
+      !key.target->type->is_integral()) {
+    return std::nullopt;
+  }
+  std::string prefix = JoinedName(in.spec.target_alias, "");
+  int i = in.t.FieldIndexCaseInsensitive(col->path[0].substr(prefix.size()));
+  if (i >= 0 && in.t.field(static_cast<size_t>(i)).type->is_integral()) {
+    return in.t.field(static_cast<size_t>(i));
+  }
+  return std::nullopt;
+}
+
+// A conjunct `target-only = source-only` (either order) as a join key; nullopt else.
+Result<std::optional<JoinKey>> AsJoinKey(const PlanInput& in, const ExprRef& c,
+                                         const ExprRef& q, const Scope& scope) {
+  std::optional<JoinKey> none;
+  if (c->kind != ExprKind::kBinary || c->op != ExprOp::kEq || c->children.size() != 2) {
+    return none;
+  }
+  unsigned s0 = 0, s1 = 0;
+  DELTA_ASSIGN_OR_RETURN(auto q0, in.names.Qualify(c->children[0], scope, &s0));
+  DELTA_ASSIGN_OR_RETURN(auto q1, in.names.Qualify(c->children[1], scope, &s1));
+  bool forward = s0 == kTargetSide && s1 == kSourceSide;
+  bool backward = s0 == kSourceSide && s1 == kTargetSide;
+  if (!forward && !backward) return none;
+  DELTA_ASSIGN_OR_RETURN(auto bound, Bind(*q, in.joined));
+  if (bound->kind != BoundKind::kCall || bound->fn != BoundFn::kEq ||
+      bound->args.size() != 2) {
+    return none;
+  }
+  JoinKey key;
+  key.target = bound->args[forward ? 0 : 1];
+  key.source = bound->args[forward ? 1 : 0];
+  key.prune_column = PruneColumn(key, in);
+  return std::optional<JoinKey>(std::move(key));
+}
+
+// ON: equalities between a target-only and a source-only side are join keys; the rest
+// is the residual, evaluated on each candidate pair.
+Status PlanOn(const PlanInput& in, MergePlan* plan) {
+  plan->on_sql = ToSql(*in.spec.on);
+  std::vector<ExprRef> conjuncts;
+  Conjuncts(in.spec.on, &conjuncts);
+  Scope on_scope{true, true, "the ON condition"};
+  ExprRef residual;
+  for (const auto& c : conjuncts) {
+    unsigned sides = 0;
+    DELTA_ASSIGN_OR_RETURN(ExprRef q, in.names.Qualify(c, on_scope, &sides));
+    DELTA_ASSIGN_OR_RETURN(std::optional<JoinKey> key, AsJoinKey(in, c, q, on_scope));
+    if (key) {
+      plan->keys.push_back(std::move(*key));
+      continue;
+    }
+    residual = residual ? Expr::Binary(ExprOp::kAnd, residual, q) : q;
+  }
+  if (residual) {
+    auto bound = BindPredicate(*residual, in.joined);
+    if (!bound) return WithContext(bound.error(), "the ON condition");
+    plan->residual = *bound;
+  }
+  return OkStatus();
+}
+
+// One assignment `column = value` of clause `d` (`star`: expanded from `*`).
+Status AddValue(const PlanInput& in, Draft* d, std::pair<std::string, bool> column,
+                const ExprRef& value, bool star) {
+  const Kind kind = d->when->kind;
+  for (const auto& a : d->assigned) {
+    if (EqualsIgnoreCase(a.column, column.first)) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "{}: column '{}' is assigned more than once", d->describe,
+                       column.first);
+    }
+  }
+  Assigned a;
+  a.column = column.first;
+  a.exists = column.second;
+  a.star = star;
+  unsigned sides = 0;
+  DELTA_ASSIGN_OR_RETURN(a.qualified, in.names.Qualify(value, d->scope, &sides));
+  auto bound = Bind(*a.qualified, in.joined);
+  if (!bound) return WithContext(bound.error(), d->describe);
+  a.value = *bound;
+  if (a.exists && !star) {
+    a.probe_type =
+        in.t.field(static_cast<size_t>(in.t.FieldIndexCaseInsensitive(a.column))).type;
+  } else {
+    a.probe_type = a.value->type;
+  }
+  if (!a.exists && !star) {
+    if (!in.evolution || kind == Kind::kNotMatchedBySourceUpdate) {
+      return MakeError(ErrorCode::kNotFound,
+                       "{}: column '{}' does not exist in target '{}' (columns: {}){}",
+                       d->describe, a.column, in.table,
+                       Columns(in.t, in.spec.target_alias),
+                       kind == Kind::kNotMatchedBySourceUpdate
+                           ? ""
+                           : "; MERGE WITH SCHEMA EVOLUTION would add it");
+    }
+    if (a.value->type->kind() == TypeKind::kVoid) {
+      return MakeError(ErrorCode::kSchemaMismatch,
+                       "DELTA_MERGE_ADD_VOID_COLUMN: {}: cannot add column '{}' of "
+                       "type void (an untyped NULL); CAST the value to a type",
+                       d->describe, a.column);
+    }
+  }
+  d->assigned.push_back(std::move(a));
+  return OkStatus();
+}
+
+// UPDATE SET * / INSERT *: every source column not in EXCEPT.
+Status DraftStar(const PlanInput& in, Draft* d) {
+  const MergeWhen& when = *d->when;
+  Status st;
+  auto except = ExceptSet(when, in.names, in.t, in.s, d->describe, &st);
+  DELTA_RETURN_IF_ERROR(st);
+  for (const auto& f : in.s.fields()) {
+    if (except.count(AsciiToLower(f.name))) continue;
+    int ti = in.t.FieldIndexCaseInsensitive(f.name);
+    std::pair<std::string, bool> column =
+        ti >= 0 ? std::make_pair(in.t.field(static_cast<size_t>(ti)).name, true)
+                : std::make_pair(f.name, false);
+    DELTA_RETURN_IF_ERROR(AddValue(in, d, column,
+                                   Expr::Column({in.spec.source_alias, f.name}),
+                                   /*star=*/true));
+  }
+  if (in.evolution) return OkStatus();
+  for (const auto& f : in.t.fields()) {
+    if (except.count(AsciiToLower(f.name)) || in.s.FieldIndexCaseInsensitive(f.name) >= 0)
+      continue;
+    return MakeError(
+        ErrorCode::kSchemaMismatch,
+        "DELTA_MERGE_UNRESOLVED_EXPRESSION: cannot resolve {}.{} in {}: the source "
+        "'{}' has no column '{}' (source columns: {}). Leave it out with {} EXCEPT "
+        "({}), or use MERGE WITH SCHEMA EVOLUTION ({})",
+        in.spec.source_alias, QuoteIdentifier(f.name), d->describe, in.spec.source.name,
+        f.name, Columns(in.s, in.spec.source_alias), ActionName(when.kind),
+        QuoteIdentifier(f.name),
+        when.kind == Kind::kMatchedUpdateAll ? "the column keeps its value"
+                                             : "the column is NULL");
+  }
+  return OkStatus();
+}
+
+// INSERT (columns) VALUES (values).
+Status DraftInsert(const PlanInput& in, Draft* d) {
+  const MergeWhen& when = *d->when;
+  if (when.insert_columns.size() != when.insert_values.size()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "DELTA_INSERT_COLUMN_ARITY_MISMATCH: {}: {} columns but {} "
+                     "values",
+                     d->describe, when.insert_columns.size(), when.insert_values.size());
+  }
+  for (size_t i = 0; i < when.insert_columns.size(); ++i) {
+    DELTA_ASSIGN_OR_RETURN(auto column,
+                           in.names.AssignedColumn(when.insert_columns[i], d->describe));
+    DELTA_RETURN_IF_ERROR(AddValue(in, d, column, when.insert_values[i], false));
+  }
+  return OkStatus();
+}
+
+// UPDATE SET assignments; `t.s.f = v` assigns an existing nested field.
+Status DraftUpdate(const PlanInput& in, Draft* d) {
+  for (const auto& a : d->when->assignments) {
+    std::vector<std::string> path = a.column;
+    if (path.size() >= 2 && EqualsIgnoreCase(path[0], in.names.target_alias()))
+      path.erase(path.begin());
+    if (path.size() > 1) {
+      // Existing fields only (adding one needs `*` with evolution).
+      unsigned sides = 0;
+      DELTA_ASSIGN_OR_RETURN(auto q, in.names.Qualify(a.value, d->scope, &sides));
+      DELTA_RETURN_IF_ERROR(
+          AddNestedAssignment(in.t, path, q, in.joined, d->describe, &d->nested));
+      continue;
+    }
+    DELTA_ASSIGN_OR_RETURN(auto column, in.names.AssignedColumn(a.column, d->describe));
+    DELTA_RETURN_IF_ERROR(AddValue(in, d, column, a.value, false));
+  }
+  return OkStatus();
+}
+
+// Clause `ci`: its condition and assignments resolved against the joined schema.
+Result<Draft> DraftClause(const PlanInput& in, size_t ci) {
+  const MergeWhen& when = in.spec.clauses[ci];
+  Draft d;
+  d.when = &when;
+  d.index = ci;
+  d.describe = fmt::format("{} clause {} ({})", KindName(when.kind), ci + 1,
+                           ActionName(when.kind));
+  d.scope = Scope{!IsNotMatched(when.kind),
+                  IsMatched(when.kind) || IsNotMatched(when.kind), d.describe};
+  // Spark: within a kind only the last clause may omit its condition.
+  if (!when.condition) {
+    for (size_t later = ci + 1; later < in.spec.clauses.size(); ++later) {
+      if (KindName(in.spec.clauses[later].kind) == KindName(when.kind)) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "NON_LAST_CLAUSE_OMIT_CONDITION: {} of MERGE into '{}' has no "
+                         "condition but is followed by clause {} of the same kind, "
+                         "which could never apply",
+                         d.describe, in.table, later + 1);
+      }
+    }
+  } else {
+    unsigned sides = 0;
+    DELTA_ASSIGN_OR_RETURN(auto q, in.names.Qualify(when.condition, d.scope, &sides));
+    auto bound = BindPredicate(*q, in.joined);
+    if (!bound) return WithContext(bound.error(), d.describe);
+    d.condition = *bound;
+  }
+  if (IsStar(when.kind)) {
+    DELTA_RETURN_IF_ERROR(DraftStar(in, &d));
+  } else if (when.kind == Kind::kNotMatchedInsert) {
+    DELTA_RETURN_IF_ERROR(DraftInsert(in, &d));
+  } else if (IsUpdate(when.kind)) {
+    DELTA_RETURN_IF_ERROR(DraftUpdate(in, &d));
+  }
+  return d;
+}
+
+// The table schema after the MERGE: the write-schema resolution over what each clause
+// assigns (NOTES.md decision 3).
+struct ClauseSchemas {
+  SchemaRef evolved;
+  bool changed = false;
+  std::vector<std::string> unmatched;  // source columns the target lacks
+};
+
+Result<ClauseSchemas> ResolveClauseSchemas(const PlanInput& in,
+                                           const std::vector<Draft>& drafts,
+                                           MergePlan* plan) {
+  WriteSchemaOptions so;
+  so.merge_schema = true;  // find every column the target lacks; decided by the caller
+  auto widening = in.snapshot.metadata().GetConfig("delta.enableTypeWidening");
+  so.allow_type_widening =
+      in.evolution && widening && EqualsIgnoreCase(*widening, "true");
+  so.option_hint = "WITH SCHEMA EVOLUTION";
+  ClauseSchemas out;
+  out.evolved = plan->target_schema;
+  for (const auto& d : drafts) {
+    Kind k = d.when->kind;
+    if (IsDelete(k) || k == Kind::kNotMatchedBySourceUpdate) continue;
+    std::vector<StructField> fields;
+    for (const auto& a : d.assigned) fields.push_back({a.column, a.probe_type, true, {}});
+    for (const auto& f : in.t.fields()) {
+      bool assigned = std::any_of(d.assigned.begin(), d.assigned.end(), [&](auto& a) {
+        return EqualsIgnoreCase(a.column, f.name);
+      });
+      if (!assigned) fields.push_back({f.name, f.type, true, {}});
+    }
+    auto resolved =
+        ResolveWriteSchema(out.evolved, StructType(std::move(fields)), so, in.table);
+    if (!resolved) return WithContext(resolved.error(), d.describe);
+    out.changed = out.changed || resolved->changed;
+    out.evolved = resolved->table_schema;
+    for (auto& c : resolved->added_columns) {
+      if (std::find(out.unmatched.begin(), out.unmatched.end(), c) == out.unmatched.end())
+        out.unmatched.push_back(std::move(c));
+    }
+    for (auto& c : resolved->widened_columns)
+      plan->widened_columns.push_back(std::move(c));
+  }
+  return out;
+}
+
+// Without schema evolution, source columns the target lacks are an error, or dropped
+// with a warning when the session allows it.
+Status ApplyUnmatchedRule(const PlanInput& in, const std::vector<std::string>& unmatched,
+                          MergePlan* plan) {
+  if (unmatched.empty()) return OkStatus();
+  std::vector<std::string> top;
+  for (const auto& c : unmatched) {
+    std::string first = c.substr(0, c.find('.'));
+    if (std::find(top.begin(), top.end(), first) == top.end()) top.push_back(first);
+  }
+  if (!in.spec.ignore_unmatched_source_columns) {
+    return MakeError(
+        ErrorCode::kSchemaMismatch,
+        "DELTA_MERGE_UNMATCHED_SOURCE_COLUMNS: MERGE into '{}' would silently drop "
+        "source columns the target does not have: [{}] (UPDATE SET * / INSERT * "
+        "assign every source column). Nothing was written. Either add them with "
+        "MERGE WITH SCHEMA EVOLUTION (builder: WithSchemaEvolution(); session: "
+        "spark.databricks.delta.schema.autoMerge.enabled = true), or leave them out "
+        "deliberately with UPDATE SET * EXCEPT ({}) / INSERT * EXCEPT ({}), or set "
+        "{} = true to drop them with a warning as Spark does",
+        in.table, JoinList(unmatched), JoinList(top), JoinList(top),
+        kMergeIgnoreUnmatchedSourceColumnsSetting);
+  }
+  plan->ignored_source_columns = unmatched;
+  plan->warnings.push_back(fmt::format(
+      "MERGE into '{}': source columns [{}] do not exist in the target and were not "
+      "stored ({} = true)",
+      in.table, JoinList(unmatched), kMergeIgnoreUnmatchedSourceColumnsSetting));
+  return OkStatus();
+}
+
+}  // namespace
+
+std::string ClausePlan::Describe() const {
+  return fmt::format("{} clause {} ({})", KindName(kind), index + 1, ActionName(kind));
+}
+
+std::string JoinedName(const std::string& alias, const std::string& column) {
+  return alias + "." + column;
+}
+
+Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
+                            const SessionSettings& session) {
+  const std::string& table = target.name;
+  const Snapshot& snapshot = *target.snapshot;
+  MergePlan plan;
+  plan.target_alias = spec.target_alias;
+  plan.source_alias = spec.source_alias;
+  DELTA_RETURN_IF_ERROR(CheckSpec(spec, table));
   plan.target_schema = snapshot.schema();
   auto source_schema = FromArrowSchema(*spec.source.schema);
   if (!source_schema) {
@@ -146,352 +424,33 @@ Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
   const StructType& s = *plan.source_schema;
   Names names(spec.target_alias, spec.source_alias, plan.target_schema,
               plan.source_schema);
-
-  // The joined schema every expression binds against.
-  std::vector<StructField> joined_fields;
-  for (const auto& f : t.fields())
-    joined_fields.push_back({JoinedName(spec.target_alias, f.name), f.type, true, {}});
-  for (const auto& f : s.fields())
-    joined_fields.push_back({JoinedName(spec.source_alias, f.name), f.type, true, {}});
-  const StructType joined(std::move(joined_fields));
-
-  // ON: equalities between a target-only and a source-only side are join keys.
-  plan.on_sql = ToSql(*spec.on);
-  std::vector<ExprRef> conjuncts;
-  Conjuncts(spec.on, &conjuncts);
-  Scope on_scope{true, true, "the ON condition"};
-  ExprRef residual;
-  for (const auto& c : conjuncts) {
-    unsigned sides = 0;
-    DELTA_ASSIGN_OR_RETURN(ExprRef q, names.Qualify(c, on_scope, &sides));
-    if (c->kind == ExprKind::kBinary && c->op == ExprOp::kEq && c->children.size() == 2) {
-      unsigned s0 = 0, s1 = 0;
-      DELTA_ASSIGN_OR_RETURN(auto q0, names.Qualify(c->children[0], on_scope, &s0));
-      DELTA_ASSIGN_OR_RETURN(auto q1, names.Qualify(c->children[1], on_scope, &s1));
-      bool forward = s0 == kTargetSide && s1 == kSourceSide;
-      bool backward = s0 == kSourceSide && s1 == kTargetSide;
-      if (forward || backward) {
-        DELTA_ASSIGN_OR_RETURN(auto bound, Bind(*q, joined));
-        if (bound->kind == BoundKind::kCall && bound->fn == BoundFn::kEq &&
-            bound->args.size() == 2) {
-          JoinKey key;
-          key.target = bound->args[forward ? 0 : 1];
-          key.source = bound->args[forward ? 1 : 0];
-          const BoundExpr* col = key.target.get();
-          while (col->kind == BoundKind::kCast) col = col->args[0].get();
-          if (col->kind == BoundKind::kColumn && col->path.size() == 1 &&
-              key.target->type->is_integral()) {
-            std::string prefix = JoinedName(spec.target_alias, "");
-            int i = t.FieldIndexCaseInsensitive(col->path[0].substr(prefix.size()));
-            if (i >= 0 && t.field(static_cast<size_t>(i)).type->is_integral()) {
-              key.prune_column = t.field(static_cast<size_t>(i));
-            }
-          }
-          plan.keys.push_back(std::move(key));
-          continue;
-        }
-      }
-    }
-    residual = residual ? Expr::Binary(ExprOp::kAnd, residual, q) : q;
-  }
-  if (residual) {
-    auto bound = BindPredicate(*residual, joined);
-    if (!bound) return WithContext(bound.error(), "the ON condition");
-    plan.residual = *bound;
-  }
+  const StructType joined = JoinedSchema(spec, t, s);
+  const PlanInput in{
+      spec, snapshot, table,  t,
+      s,    names,    joined, spec.schema_evolution.value_or(session.auto_merge)};
+  DELTA_RETURN_IF_ERROR(PlanOn(in, &plan));
 
   // Clauses: resolve conditions and assignments.
-  const bool evolution = spec.schema_evolution.value_or(session.auto_merge);
   std::vector<Draft> drafts;
   for (size_t ci = 0; ci < spec.clauses.size(); ++ci) {
-    const MergeWhen& when = spec.clauses[ci];
-    Draft d;
-    d.when = &when;
-    d.index = ci;
-    d.describe = fmt::format("{} clause {} ({})", KindName(when.kind), ci + 1,
-                             ActionName(when.kind));
-    d.scope = Scope{!IsNotMatched(when.kind),
-                    IsMatched(when.kind) || IsNotMatched(when.kind), d.describe};
-    // Spark: within a kind only the last clause may omit its condition.
-    if (!when.condition) {
-      for (size_t later = ci + 1; later < spec.clauses.size(); ++later) {
-        if (KindName(spec.clauses[later].kind) == KindName(when.kind)) {
-          return MakeError(ErrorCode::kInvalidArgument,
-                           "NON_LAST_CLAUSE_OMIT_CONDITION: {} of MERGE into '{}' has no "
-                           "condition but is followed by clause {} of the same kind, "
-                           "which could never apply",
-                           d.describe, table, later + 1);
-        }
-      }
-    } else {
-      unsigned sides = 0;
-      DELTA_ASSIGN_OR_RETURN(auto q, names.Qualify(when.condition, d.scope, &sides));
-      auto bound = BindPredicate(*q, joined);
-      if (!bound) return WithContext(bound.error(), d.describe);
-      d.condition = *bound;
-    }
-    auto add_value = [&](std::pair<std::string, bool> column, const ExprRef& value,
-                         bool star) -> Status {
-      for (const auto& a : d.assigned) {
-        if (EqualsIgnoreCase(a.column, column.first)) {
-          return MakeError(ErrorCode::kInvalidArgument,
-                           "{}: column '{}' is assigned more than once", d.describe,
-                           column.first);
-        }
-      }
-      Assigned a;
-      a.column = column.first;
-      a.exists = column.second;
-      a.star = star;
-      unsigned sides = 0;
-      DELTA_ASSIGN_OR_RETURN(a.qualified, names.Qualify(value, d.scope, &sides));
-      auto bound = Bind(*a.qualified, joined);
-      if (!bound) return WithContext(bound.error(), d.describe);
-      a.value = *bound;
-      if (a.exists && !star) {
-        a.probe_type =
-            t.field(static_cast<size_t>(t.FieldIndexCaseInsensitive(a.column))).type;
-      } else {
-        a.probe_type = a.value->type;
-      }
-      if (!a.exists && !star) {
-        if (!evolution || when.kind == Kind::kNotMatchedBySourceUpdate) {
-          return MakeError(
-              ErrorCode::kNotFound,
-              "{}: column '{}' does not exist in target '{}' (columns: {}){}", d.describe,
-              a.column, table, Columns(t, spec.target_alias),
-              when.kind == Kind::kNotMatchedBySourceUpdate
-                  ? ""
-                  : "; MERGE WITH SCHEMA EVOLUTION would add it");
-        }
-        if (a.value->type->kind() == TypeKind::kVoid) {
-          return MakeError(ErrorCode::kSchemaMismatch,
-                           "DELTA_MERGE_ADD_VOID_COLUMN: {}: cannot add column '{}' of "
-                           "type void (an untyped NULL); CAST the value to a type",
-                           d.describe, a.column);
-        }
-      }
-      d.assigned.push_back(std::move(a));
-      return OkStatus();
-    };
-    if (IsStar(when.kind)) {
-      Status st;
-      auto except = ExceptSet(when, names, t, s, d.describe, &st);
-      DELTA_RETURN_IF_ERROR(st);
-      for (const auto& f : s.fields()) {
-        if (except.count(AsciiToLower(f.name))) continue;
-        int ti = t.FieldIndexCaseInsensitive(f.name);
-        std::pair<std::string, bool> column =
-            ti >= 0 ? std::make_pair(t.field(static_cast<size_t>(ti)).name, true)
-                    : std::make_pair(f.name, false);
-        DELTA_RETURN_IF_ERROR(
-            add_value(column, Expr::Column({spec.source_alias, f.name}), /*star=*/true));
-      }
-      if (!evolution) {
-        for (const auto& f : t.fields()) {
-          if (except.count(AsciiToLower(f.name)) ||
-              s.FieldIndexCaseInsensitive(f.name) >= 0)
-            continue;
-          return MakeError(
-              ErrorCode::kSchemaMismatch,
-              "DELTA_MERGE_UNRESOLVED_EXPRESSION: cannot resolve {}.{} in {}: the source "
-              "'{}' has no column '{}' (source columns: {}). Leave it out with {} EXCEPT "
-              "({}), or use MERGE WITH SCHEMA EVOLUTION ({})",
-              spec.source_alias, QuoteIdentifier(f.name), d.describe, spec.source.name,
-              f.name, Columns(s, spec.source_alias), ActionName(when.kind),
-              QuoteIdentifier(f.name),
-              when.kind == Kind::kMatchedUpdateAll ? "the column keeps its value"
-                                                   : "the column is NULL");
-        }
-      }
-    } else if (when.kind == Kind::kNotMatchedInsert) {
-      if (when.insert_columns.size() != when.insert_values.size()) {
-        return MakeError(ErrorCode::kInvalidArgument,
-                         "DELTA_INSERT_COLUMN_ARITY_MISMATCH: {}: {} columns but {} "
-                         "values",
-                         d.describe, when.insert_columns.size(),
-                         when.insert_values.size());
-      }
-      for (size_t i = 0; i < when.insert_columns.size(); ++i) {
-        DELTA_ASSIGN_OR_RETURN(auto column,
-                               names.AssignedColumn(when.insert_columns[i], d.describe));
-        DELTA_RETURN_IF_ERROR(add_value(column, when.insert_values[i], false));
-      }
-    } else if (IsUpdate(when.kind)) {
-      for (const auto& a : when.assignments) {
-        std::vector<std::string> path = a.column;
-        if (path.size() >= 2 && EqualsIgnoreCase(path[0], names.target_alias()))
-          path.erase(path.begin());
-        if (path.size() > 1) {
-          // Existing fields only (adding one needs `*` with evolution).
-          unsigned sides = 0;
-          DELTA_ASSIGN_OR_RETURN(auto q, names.Qualify(a.value, d.scope, &sides));
-          DELTA_RETURN_IF_ERROR(
-              AddNestedAssignment(t, path, q, joined, d.describe, &d.nested));
-          continue;
-        }
-        DELTA_ASSIGN_OR_RETURN(auto column, names.AssignedColumn(a.column, d.describe));
-        DELTA_RETURN_IF_ERROR(add_value(column, a.value, false));
-      }
-    }
+    DELTA_ASSIGN_OR_RETURN(Draft d, DraftClause(in, ci));
     drafts.push_back(std::move(d));
   }
 
-  // Schema rules: run the write-schema resolution over what each clause assigns.
-  WriteSchemaOptions so;
-  so.merge_schema = true;  // find every column the target lacks; decided below
-  auto widening = snapshot.metadata().GetConfig("delta.enableTypeWidening");
-  so.allow_type_widening = evolution && widening && EqualsIgnoreCase(*widening, "true");
-  so.option_hint = "WITH SCHEMA EVOLUTION";
-  SchemaRef evolved = plan.target_schema;
-  bool changed = false;
-  std::vector<std::string> unmatched;
-  for (const auto& d : drafts) {
-    Kind k = d.when->kind;
-    if (IsDelete(k) || k == Kind::kNotMatchedBySourceUpdate) continue;
-    std::vector<StructField> fields;
-    for (const auto& a : d.assigned) fields.push_back({a.column, a.probe_type, true, {}});
-    for (const auto& f : t.fields()) {
-      bool assigned = std::any_of(d.assigned.begin(), d.assigned.end(), [&](auto& a) {
-        return EqualsIgnoreCase(a.column, f.name);
-      });
-      if (!assigned) fields.push_back({f.name, f.type, true, {}});
-    }
-    auto resolved = ResolveWriteSchema(evolved, StructType(std::move(fields)), so, table);
-    if (!resolved) return WithContext(resolved.error(), d.describe);
-    changed = changed || resolved->changed;
-    evolved = resolved->table_schema;
-    for (auto& c : resolved->added_columns) {
-      if (std::find(unmatched.begin(), unmatched.end(), c) == unmatched.end())
-        unmatched.push_back(std::move(c));
-    }
-    for (auto& c : resolved->widened_columns)
-      plan.widened_columns.push_back(std::move(c));
-  }
-  if (evolution) {
-    plan.added_columns = unmatched;
+  // Schema rules: the table schema after the commit.
+  DELTA_ASSIGN_OR_RETURN(ClauseSchemas schemas, ResolveClauseSchemas(in, drafts, &plan));
+  if (in.evolution) {
+    plan.added_columns = schemas.unmatched;
   } else {
-    changed = false;
-    if (!unmatched.empty()) {
-      std::vector<std::string> top;
-      for (const auto& c : unmatched) {
-        std::string first = c.substr(0, c.find('.'));
-        if (std::find(top.begin(), top.end(), first) == top.end()) top.push_back(first);
-      }
-      if (!spec.ignore_unmatched_source_columns) {
-        return MakeError(
-            ErrorCode::kSchemaMismatch,
-            "DELTA_MERGE_UNMATCHED_SOURCE_COLUMNS: MERGE into '{}' would silently drop "
-            "source columns the target does not have: [{}] (UPDATE SET * / INSERT * "
-            "assign every source column). Nothing was written. Either add them with "
-            "MERGE WITH SCHEMA EVOLUTION (builder: WithSchemaEvolution(); session: "
-            "spark.databricks.delta.schema.autoMerge.enabled = true), or leave them out "
-            "deliberately with UPDATE SET * EXCEPT ({}) / INSERT * EXCEPT ({}), or set "
-            "{} = true to drop them with a warning as Spark does",
-            table, JoinList(unmatched), JoinList(top), JoinList(top),
-            kMergeIgnoreUnmatchedSourceColumnsSetting);
-      }
-      plan.ignored_source_columns = unmatched;
-      plan.warnings.push_back(fmt::format(
-          "MERGE into '{}': source columns [{}] do not exist in the target and were not "
-          "stored ({} = true)",
-          table, JoinList(unmatched), kMergeIgnoreUnmatchedSourceColumnsSetting));
-    }
-    evolved = plan.target_schema;
+    schemas.changed = false;
+    DELTA_RETURN_IF_ERROR(ApplyUnmatchedRule(in, schemas.unmatched, &plan));
+    schemas.evolved = plan.target_schema;
   }
-  DELTA_ASSIGN_OR_RETURN(plan.schema, ChangeSchema(snapshot, evolved, changed));
-  const StructType& out = *plan.schema.schema;
+  DELTA_ASSIGN_OR_RETURN(plan.schema,
+                         ChangeSchema(snapshot, schemas.evolved, schemas.changed));
 
-  // Clause plans in the final schema's column order.
   for (auto& d : drafts) {
-    ClausePlan c;
-    c.kind = d.when->kind;
-    c.index = d.index;
-    c.is_delete = IsDelete(c.kind);
-    c.condition = d.condition;
-    if (d.when->condition) c.condition_sql = ToSql(*d.when->condition);
-    if (!c.is_delete) {
-      std::vector<std::shared_ptr<arrow::Field>> input;
-      for (const auto& g : out.fields()) {
-        ProjectedColumn p;
-        p.name = g.name;
-        auto a = std::find_if(d.assigned.begin(), d.assigned.end(), [&](auto& x) {
-          return EqualsIgnoreCase(x.column, g.name);
-        });
-        auto nested = std::find_if(d.nested.begin(), d.nested.end(),
-                                   [&](auto& x) { return x.first == g.name; });
-        if (nested != d.nested.end()) {
-          if (a != d.assigned.end()) {
-            return MakeError(ErrorCode::kInvalidArgument,
-                             "{}: column '{}' is assigned both as a whole and in its "
-                             "nested fields",
-                             d.describe, g.name);
-          }
-          // The current struct with the assigned fields replaced (merge.cc Emit).
-          DELTA_ASSIGN_OR_RETURN(
-              p.value,
-              Bind(*Expr::Column({JoinedName(spec.target_alias, g.name)}), joined));
-          p.nested = std::move(nested->second);
-        } else if (a != d.assigned.end()) {
-          p.value = a->value;
-          const DataType& from = *a->value->type;
-          if (from.kind() == TypeKind::kVoid) {
-            p.value = nullptr;
-          } else if (a->star && spec.ignore_unmatched_source_columns && !evolution) {
-            DataTypeRef pruned = PruneType(a->value->type, g.type);
-            if (pruned != a->value->type) {
-              DELTA_ASSIGN_OR_RETURN(p.prune_to, ToArrowType(*pruned));
-            }
-          } else if (a->star && evolution && IsUpdate(c.kind) &&
-                     t.FieldIndexCaseInsensitive(g.name) >= 0 &&
-                     HasTargetOnlyFields(from, *g.type)) {
-            // Spark: target-only nested fields keep their value under UPDATE SET *.
-            const auto& tf =
-                t.field(static_cast<size_t>(t.FieldIndexCaseInsensitive(g.name)));
-            DELTA_ASSIGN_OR_RETURN(
-                p.keep_from,
-                Bind(*Expr::Column({JoinedName(spec.target_alias, tf.name)}), joined));
-          } else if (!a->star && from.is_numeric() && g.type->is_numeric() &&
-                     !from.Equals(*g.type) && !IsLosslessWriteCast(from, *g.type)) {
-            auto cast = Bind(*CastTo(a->qualified, g.type), joined);
-            if (!cast) return WithContext(cast.error(), d.describe);
-            p.value = *cast;
-          }
-        } else if (IsUpdate(c.kind) && t.FieldIndexCaseInsensitive(g.name) >= 0) {
-          // Not assigned by an update: keeps its value.
-          const auto& tf =
-              t.field(static_cast<size_t>(t.FieldIndexCaseInsensitive(g.name)));
-          DELTA_ASSIGN_OR_RETURN(
-              p.value,
-              Bind(*Expr::Column({JoinedName(spec.target_alias, tf.name)}), joined));
-        }
-        if (p.value) {
-          std::shared_ptr<arrow::DataType> type = p.prune_to;
-          if (!type) {
-            DELTA_ASSIGN_OR_RETURN(type, ToArrowType(*p.value->type));
-          }
-          if (p.keep_from) {
-            // The struct after KeepTargetOnlyFields: the source's fields, then the
-            // target-only ones (the conformer puts them in the table's order).
-            DELTA_ASSIGN_OR_RETURN(auto t_type, ToArrowType(*p.keep_from->type));
-            auto probe_s = arrow::MakeArrayOfNull(type, 0);
-            auto probe_t = arrow::MakeArrayOfNull(t_type, 0);
-            if (!probe_s.ok() || !probe_t.ok()) {
-              return MakeError(ErrorCode::kInternal, "{}: cannot type column {}",
-                               d.describe, g.name);
-            }
-            DELTA_ASSIGN_OR_RETURN(auto probe, KeepTargetOnlyFields(*probe_s, *probe_t));
-            type = probe->type();
-          }
-          input.push_back(arrow::field(g.name, type, true));
-        }
-        c.columns.push_back(std::move(p));
-      }
-      auto conformer = BatchConformer::Make(plan.schema.schema, arrow::schema(input),
-                                            ConformOptions{false, table});
-      if (!conformer) return WithContext(conformer.error(), d.describe);
-      c.conformer = std::move(*conformer);
-    }
+    DELTA_ASSIGN_OR_RETURN(ClausePlan c, PlanClause(in, d, plan));
     if (IsMatched(c.kind)) {
       plan.matched.push_back(std::move(c));
     } else if (IsNotMatched(c.kind)) {

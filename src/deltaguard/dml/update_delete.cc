@@ -208,7 +208,7 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
   const auto start = std::chrono::steady_clock::now();
   const SnapshotRef& snapshot = target.snapshot;
   DmlResult result;
-  dml_internal::SchemaChange schema;
+  dml_internal::SchemaEvolutionStep schema;
   schema.schema = snapshot->schema();
   schema.effective_metadata = snapshot->metadata();
   DELTA_ASSIGN_OR_RETURN(auto writer,

@@ -192,25 +192,6 @@ Result<SchemaRef> RecordNestedCharVarchar(const StructType& schema, const Path& 
 
 }  // namespace
 
-std::string FormatColumnPath(const std::vector<std::string>& path) {
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (i > 0) out += ".";
-    const std::string& part = path[i];
-    if (part.find_first_of(".`") == std::string::npos) {
-      out += part;
-      continue;
-    }
-    out += '`';
-    for (char c : part) {
-      if (c == '`') out += '`';
-      out += c;
-    }
-    out += '`';
-  }
-  return out;
-}
-
 Result<SchemaAlteration> AddColumnsToSchema(const StructType& schema,
                                             const std::vector<NewColumnSpec>& specs,
                                             const AlterContext& context) {

@@ -47,6 +47,7 @@
 
 #include "deltaguard/protocol/metadata.h"
 #include "deltaguard/protocol/table_properties.h"
+#include "deltaguard/schema/column_path.h"  // FormatColumnPath prints the paths below
 #include "deltaguard/schema/data_type.h"
 #include "deltaguard/util/result.h"
 
@@ -123,10 +124,6 @@ struct SchemaAlteration {
   /// One line per change, e.g. "added column 's.c' (integer) after 's.a'".
   std::vector<std::string> changes;
 };
-
-/// `path` as Spark prints a column path: parts joined by '.', a part containing '.' or
-/// '`' quoted with backticks.
-std::string FormatColumnPath(const std::vector<std::string>& path);
 
 /// ADD COLUMNS: the specs are applied in order (a later one may say AFTER an earlier
 /// one). Also refuses void types (an untyped column), a parent that is not a struct

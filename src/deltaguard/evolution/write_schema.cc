@@ -6,25 +6,11 @@
 #include "deltaguard/evolution/schema_format.h"
 #include "deltaguard/evolution/type_changes.h"
 #include "deltaguard/evolution/type_rules.h"
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace {
-
-// A path part in the form ParseColumnPath reads back: backticks when it holds a dot or
-// a backtick.
-std::string QuotePart(std::string_view name) {
-  if (name.find('.') == std::string_view::npos &&
-      name.find('`') == std::string_view::npos)
-    return std::string(name);
-  return BacktickQuote(name);
-}
-
-std::string JoinPath(std::string_view prefix, std::string_view part, bool quote = true) {
-  std::string q = quote ? QuotePart(part) : std::string(part);
-  if (prefix.empty()) return q;
-  return std::string(prefix) + "." + q;
-}
 
 std::string QuotedList(const std::vector<std::string>& names) {
   std::string out;
@@ -91,17 +77,17 @@ void FindVoids(const DataType& type, const std::string& path,
       break;
     case TypeKind::kStruct:
       for (const StructField& f : static_cast<const StructType&>(type).fields()) {
-        FindVoids(*f.type, JoinPath(path, f.name), out);
+        FindVoids(*f.type, FormatChildColumnPath(path, f.name), out);
       }
       break;
     case TypeKind::kArray:
       FindVoids(*static_cast<const ArrayType&>(type).element_type(),
-                JoinPath(path, "element", false), out);
+                ChildColumnPath(path, "element"), out);
       break;
     case TypeKind::kMap: {
       const auto& m = static_cast<const MapType&>(type);
-      FindVoids(*m.key_type(), JoinPath(path, "key", false), out);
-      FindVoids(*m.value_type(), JoinPath(path, "value", false), out);
+      FindVoids(*m.key_type(), ChildColumnPath(path, "key"), out);
+      FindVoids(*m.value_type(), ChildColumnPath(path, "value"), out);
       break;
     }
     default:
@@ -121,23 +107,23 @@ Status CheckNoDuplicates(const DataType& type, const std::string& path,
             "DELTA_DUPLICATE_COLUMNS_FOUND: Found duplicate column(s) in the "
             "data written to table '{}': '{}' and '{}' differ only by case "
             "(column names are case-insensitive)",
-            table_name, JoinPath(path, s.field(dup->first).name),
-            JoinPath(path, s.field(dup->second).name));
+            table_name, FormatChildColumnPath(path, s.field(dup->first).name),
+            FormatChildColumnPath(path, s.field(dup->second).name));
       }
       for (const StructField& f : s.fields()) {
         DELTA_RETURN_IF_ERROR(
-            CheckNoDuplicates(*f.type, JoinPath(path, f.name), table_name));
+            CheckNoDuplicates(*f.type, FormatChildColumnPath(path, f.name), table_name));
       }
       return OkStatus();
     }
     case TypeKind::kArray:
       return CheckNoDuplicates(*static_cast<const ArrayType&>(type).element_type(),
-                               JoinPath(path, "element", false), table_name);
+                               ChildColumnPath(path, "element"), table_name);
     case TypeKind::kMap: {
       const auto& m = static_cast<const MapType&>(type);
       DELTA_RETURN_IF_ERROR(
-          CheckNoDuplicates(*m.key_type(), JoinPath(path, "key", false), table_name));
-      return CheckNoDuplicates(*m.value_type(), JoinPath(path, "value", false),
+          CheckNoDuplicates(*m.key_type(), ChildColumnPath(path, "key"), table_name));
+      return CheckNoDuplicates(*m.value_type(), ChildColumnPath(path, "value"),
                                table_name);
     }
     default:
@@ -201,7 +187,7 @@ Result<DataTypeRef> Resolver::MergeStruct(const DataTypeRef& table_ref,
   bool changed = false;
   std::vector<bool> matched(input.num_fields(), false);
   for (const StructField& f : table.fields()) {
-    const std::string path = JoinPath(table_prefix, f.name);
+    const std::string path = FormatChildColumnPath(table_prefix, f.name);
     const int j = input.FieldIndexCaseInsensitive(f.name);
     if (j < 0) {
       out_->missing_columns.push_back(path);
@@ -220,7 +206,8 @@ Result<DataTypeRef> Resolver::MergeStruct(const DataTypeRef& table_ref,
     std::vector<PendingTypeChange> changes;
     DELTA_ASSIGN_OR_RETURN(
         DataTypeRef merged,
-        MergeType(f.type, u.type, path, JoinPath(input_prefix, u.name), "", &changes));
+        MergeType(f.type, u.type, path, FormatChildColumnPath(input_prefix, u.name), "",
+                  &changes));
     if (merged == f.type) {
       fields.push_back(f);
       continue;
@@ -237,7 +224,7 @@ Result<DataTypeRef> Resolver::MergeStruct(const DataTypeRef& table_ref,
   for (size_t j = 0; j < input.num_fields(); ++j) {
     if (matched[j]) continue;
     const StructField& u = input.field(j);
-    const std::string path = JoinPath(table_prefix, u.name);
+    const std::string path = FormatChildColumnPath(table_prefix, u.name);
     new_columns_.push_back(path);
     if (!options_.merge_schema) continue;
     DELTA_ASSIGN_OR_RETURN(StructField nf, NewField(u, path));
@@ -268,7 +255,7 @@ Result<DataTypeRef> Resolver::MergeType(const DataTypeRef& table,
     DELTA_ASSIGN_OR_RETURN(DataTypeRef elem,
                            MergeType(ta.element_type(), ia.element_type(),
                                      table_path + ".element", input_path + ".element",
-                                     JoinPath(field_path, "element", false), changes));
+                                     ChildColumnPath(field_path, "element"), changes));
     if (elem == ta.element_type()) return table;
     return DataTypeRef(std::make_shared<ArrayType>(std::move(elem), ta.contains_null()));
   }
@@ -278,11 +265,11 @@ Result<DataTypeRef> Resolver::MergeType(const DataTypeRef& table,
     DELTA_ASSIGN_OR_RETURN(
         DataTypeRef key,
         MergeType(tm.key_type(), im.key_type(), table_path + ".key", input_path + ".key",
-                  JoinPath(field_path, "key", false), changes));
+                  ChildColumnPath(field_path, "key"), changes));
     DELTA_ASSIGN_OR_RETURN(
         DataTypeRef value,
         MergeType(tm.value_type(), im.value_type(), table_path + ".value",
-                  input_path + ".value", JoinPath(field_path, "value", false), changes));
+                  input_path + ".value", ChildColumnPath(field_path, "value"), changes));
     if (key == tm.key_type() && value == tm.value_type()) return table;
     return DataTypeRef(std::make_shared<MapType>(std::move(key), std::move(value),
                                                  tm.value_contains_null()));
@@ -405,7 +392,7 @@ Result<SchemaRef> SchemaForNewTable(const StructType& input,
   DELTA_RETURN_IF_ERROR(CheckNoDuplicates(input, "", table_name));
   std::vector<std::string> voids;
   for (const StructField& f : input.fields())
-    FindVoids(*f.type, QuotePart(f.name), &voids);
+    FindVoids(*f.type, QuoteColumnPathPart(f.name), &voids);
   if (!voids.empty()) {
     return MakeError(
         ErrorCode::kSchemaMismatch,

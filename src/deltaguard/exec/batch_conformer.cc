@@ -11,6 +11,7 @@
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/io/parquet/parquet_file.h"
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -39,10 +40,6 @@ struct BatchConformer::Node {
 namespace {
 
 using Node = BatchConformer::Node;
-
-std::string JoinPath(const std::string& prefix, const std::string& name) {
-  return prefix.empty() ? name : prefix + "." + name;
-}
 
 std::string TableLabel(const ConformOptions& options) {
   return options.table_name.empty() ? std::string("the table")
@@ -111,8 +108,8 @@ Status BuildStructChildren(const arrow::FieldVector& in_fields, const StructType
         if (EqualsIgnoreCase(in_fields[j]->name(), name)) {
           return MakeError(ErrorCode::kSchemaMismatch,
                            "input columns '{}' and '{}' differ only by case",
-                           JoinPath(node->path, in_fields[j]->name()),
-                           JoinPath(node->path, name));
+                           ChildColumnPath(node->path, in_fields[j]->name()),
+                           ChildColumnPath(node->path, name));
         }
       }
       int at = target.FieldIndexCaseInsensitive(name);
@@ -120,14 +117,14 @@ Status BuildStructChildren(const arrow::FieldVector& in_fields, const StructType
         return MakeError(ErrorCode::kSchemaMismatch,
                          "input column '{}' is not in {}; enable schema evolution to "
                          "add it",
-                         JoinPath(node->path, name), TableLabel(options));
+                         ChildColumnPath(node->path, name), TableLabel(options));
       }
       node->input_index[static_cast<size_t>(at)] = static_cast<int>(i);
     }
   }
   for (size_t t = 0; t < target.num_fields(); ++t) {
     const StructField& f = target.field(t);
-    std::string path = JoinPath(node->path, f.name);
+    std::string path = ChildColumnPath(node->path, f.name);
     int idx = node->input_index[t];
     if (idx < 0) {
       Node missing;
@@ -187,7 +184,7 @@ Result<Node> BuildNode(const std::shared_ptr<arrow::DataType>& in_type,
       }
       DELTA_ASSIGN_OR_RETURN(
           Node child, BuildNode(element->type(), at.element_type(), at.contains_null(),
-                                JoinPath(node.path, "element"), options));
+                                ChildColumnPath(node.path, "element"), options));
       node.has_required = node.has_required || child.has_required;
       node.children.push_back(std::move(child));
       return node;
@@ -198,12 +195,13 @@ Result<Node> BuildNode(const std::shared_ptr<arrow::DataType>& in_type,
       const auto& mt = static_cast<const MapType&>(*target);
       const auto& in_map = static_cast<const arrow::MapType&>(*in_type);
       node.kind = Node::Kind::kMap;
-      DELTA_ASSIGN_OR_RETURN(Node key, BuildNode(in_map.key_type(), mt.key_type(), false,
-                                                 JoinPath(node.path, "key"), options));
+      DELTA_ASSIGN_OR_RETURN(Node key,
+                             BuildNode(in_map.key_type(), mt.key_type(), false,
+                                       ChildColumnPath(node.path, "key"), options));
       DELTA_ASSIGN_OR_RETURN(
           Node value,
           BuildNode(in_map.item_type(), mt.value_type(), mt.value_contains_null(),
-                    JoinPath(node.path, "value"), options));
+                    ChildColumnPath(node.path, "value"), options));
       node.has_required = true;   // keys are never NULL
       node.input_index = {0, 1};  // the entries struct: key, value
       node.children.push_back(std::move(key));

@@ -18,16 +18,11 @@
 #include "deltaguard/exec/result_format.h"
 #include "deltaguard/expr/parser.h"
 #include "deltaguard/io/parquet/table_scan.h"
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace {
-
-std::string JoinPath(const std::vector<std::string>& path) {
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) out += (i ? "." : "") + path[i];
-  return out;
-}
 
 // True when row `i` passes: the predicate is TRUE (FALSE and NULL violate).
 inline bool Passes(const arrow::BooleanArray& result, int64_t i) {
@@ -61,7 +56,7 @@ Result<SampleColumns> EvaluateSampleColumns(
     const BoundExpr* column = FindColumn(predicate, path);
     if (column == nullptr) continue;
     DELTA_ASSIGN_OR_RETURN(auto values, Evaluate(*column, batch));
-    out.names.push_back(JoinPath(path));
+    out.names.push_back(JoinColumnPath(path));
     out.values.push_back(std::move(values));
   }
   return out;

@@ -389,22 +389,22 @@ TEST(TextValuesTest, ArrowMessagesGetColumnNamesAndLines) {
 
 TEST(TextValuesTest, TimestampAndDateForms) {
   int64_t us = 0;
-  EXPECT_FALSE(ParseTimestampText("1970-01-01T00:00:01.000001Z", true, &us));
+  EXPECT_FALSE(ParseInputTimestamp("1970-01-01T00:00:01.000001Z", true, &us));
   EXPECT_EQ(us, 1000001);
-  EXPECT_FALSE(ParseTimestampText("1970-01-01 01:00:00+0100", true, &us));
+  EXPECT_FALSE(ParseInputTimestamp("1970-01-01 01:00:00+0100", true, &us));
   EXPECT_EQ(us, 0);
-  EXPECT_FALSE(ParseTimestampText("1970-01-02", true, &us));
+  EXPECT_FALSE(ParseInputTimestamp("1970-01-02", true, &us));
   EXPECT_EQ(us, 86400000000);
-  EXPECT_FALSE(ParseTimestampText("1969-12-31 23:59:59.5", false, &us));
+  EXPECT_FALSE(ParseInputTimestamp("1969-12-31 23:59:59.5", false, &us));
   EXPECT_EQ(us, -500000);
-  EXPECT_TRUE(ParseTimestampText("1970-01-01T00:00:00Z", false, &us));  // zone on ntz
-  EXPECT_TRUE(ParseTimestampText("1970-01-01T25:00:00", true, &us));
-  EXPECT_TRUE(ParseTimestampText("1970-01-01T00:00:00 junk", true, &us));
+  EXPECT_TRUE(ParseInputTimestamp("1970-01-01T00:00:00Z", false, &us));  // zone on ntz
+  EXPECT_TRUE(ParseInputTimestamp("1970-01-01T25:00:00", true, &us));
+  EXPECT_TRUE(ParseInputTimestamp("1970-01-01T00:00:00 junk", true, &us));
   int32_t days = 0;
-  EXPECT_FALSE(ParseDateText("2000-03-01", &days));
+  EXPECT_FALSE(ParseInputDate("2000-03-01", &days));
   EXPECT_EQ(days, 11017);
-  EXPECT_TRUE(ParseDateText("2023-02-29", &days));
-  EXPECT_TRUE(ParseDateText("2023-02-01 10:00", &days));
+  EXPECT_TRUE(ParseInputDate("2023-02-29", &days));
+  EXPECT_TRUE(ParseInputDate("2023-02-01 10:00", &days));
 }
 
 }  // namespace

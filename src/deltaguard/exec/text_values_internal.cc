@@ -78,11 +78,11 @@ Result<std::shared_ptr<arrow::Array>> ParseTemporalColumn(const arrow::StringArr
     std::optional<std::string> problem;
     if (kind == TypeKind::kDate) {
       int32_t days = 0;
-      problem = ParseDateText(value, &days);
+      problem = ParseInputDate(value, &days);
       if (!problem) static_cast<arrow::Date32Builder&>(*builder).UnsafeAppend(days);
     } else {
       int64_t micros = 0;
-      problem = ParseTimestampText(value, kind == TypeKind::kTimestamp, &micros);
+      problem = ParseInputTimestamp(value, kind == TypeKind::kTimestamp, &micros);
       if (!problem) static_cast<arrow::TimestampBuilder&>(*builder).UnsafeAppend(micros);
     }
     if (problem) {
@@ -147,7 +147,7 @@ Result<std::shared_ptr<arrow::Array>> CastTextColumn(
 
 }  // namespace
 
-std::optional<std::string> ParseDateText(std::string_view text, int32_t* days) {
+std::optional<std::string> ParseInputDate(std::string_view text, int32_t* days) {
   Scanner sc{text};
   int64_t d = 0;
   if (auto problem = ParseDatePart(&sc, &d)) return problem;
@@ -156,8 +156,8 @@ std::optional<std::string> ParseDateText(std::string_view text, int32_t* days) {
   return std::nullopt;
 }
 
-std::optional<std::string> ParseTimestampText(std::string_view text, bool allow_zone,
-                                              int64_t* micros) {
+std::optional<std::string> ParseInputTimestamp(std::string_view text, bool allow_zone,
+                                               int64_t* micros) {
   Scanner sc{text};
   int64_t days = 0;
   if (auto problem = ParseDatePart(&sc, &days)) return problem;

@@ -64,11 +64,14 @@ arrow::Status NameCsvColumn(const arrow::Status& status,
 /// into "... at line M" of an NDJSON file whose block starts after `rows_before` rows.
 arrow::Status NameJsonLine(const arrow::Status& status, int64_t rows_before);
 
-/// Parse one timestamp text to microseconds since the epoch (UTC for zoned input).
-/// `allow_zone` false: a zone offset is an error. Returns the error text or nullopt.
-std::optional<std::string> ParseTimestampText(std::string_view text, bool allow_zone,
-                                              int64_t* micros);
-/// Parse "yyyy-MM-dd" to days since the epoch; returns the error text or nullopt.
-std::optional<std::string> ParseDateText(std::string_view text, int32_t* days);
+/// Parse one timestamp cell of a CSV/JSON input to microseconds since the epoch (UTC for
+/// zoned input), strictly (the form in the file comment; unlike the SQL literal parser
+/// expr/literal.h ParseTimestampLiteral, no trailing text). `allow_zone` false: a zone
+/// offset is an error. Returns the error text or nullopt.
+std::optional<std::string> ParseInputTimestamp(std::string_view text, bool allow_zone,
+                                               int64_t* micros);
+/// Parse a date cell of a CSV/JSON input, "yyyy-MM-dd", to days since the epoch; returns
+/// the error text or nullopt.
+std::optional<std::string> ParseInputDate(std::string_view text, int32_t* days);
 
 }  // namespace deltaguard

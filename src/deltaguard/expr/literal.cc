@@ -46,7 +46,7 @@ Result<int64_t> ParseDatePrefix(std::string_view s, size_t* i, std::string_view 
 
 }  // namespace
 
-Result<int32_t> ParseDateText(std::string_view text) {
+Result<int32_t> ParseDateLiteral(std::string_view text) {
   std::string_view s = Trim(text);
   size_t i = 0;
   DELTA_ASSIGN_OR_RETURN(int64_t days, ParseDatePrefix(s, &i, "DATE"));
@@ -56,7 +56,7 @@ Result<int32_t> ParseDateText(std::string_view text) {
   return static_cast<int32_t>(days);
 }
 
-Result<int64_t> ParseTimestampText(std::string_view text, bool allow_zone) {
+Result<int64_t> ParseTimestampLiteral(std::string_view text, bool allow_zone) {
   std::string_view s = Trim(text);
   const char* what = allow_zone ? "TIMESTAMP" : "TIMESTAMP_NTZ";
   auto bad = [&]() {
@@ -351,13 +351,13 @@ Result<LiteralValue> EvaluateLiteral(const Expr& lit) {
       return Make(DataType::Binary(), bytes);
     }
     case LiteralKind::kDate: {
-      DELTA_ASSIGN_OR_RETURN(int32_t days, ParseDateText(t));
+      DELTA_ASSIGN_OR_RETURN(int32_t days, ParseDateLiteral(t));
       return Make(DataType::Date(), static_cast<int64_t>(days));
     }
     case LiteralKind::kTimestamp:
     case LiteralKind::kTimestampNtz: {
       bool ntz = lit.literal_kind == LiteralKind::kTimestampNtz;
-      DELTA_ASSIGN_OR_RETURN(int64_t micros, ParseTimestampText(t, !ntz));
+      DELTA_ASSIGN_OR_RETURN(int64_t micros, ParseTimestampLiteral(t, !ntz));
       return Make(ntz ? DataType::TimestampNtz() : DataType::Timestamp(), micros);
     }
   }
@@ -401,14 +401,14 @@ Result<LiteralValue> CoerceStringLiteral(const std::string& text,
       return fail();
     }
     case TypeKind::kDate: {
-      auto d = ParseDateText(s);
+      auto d = ParseDateLiteral(s);
       if (!d) return fail();
       return Make(DataType::Date(), static_cast<int64_t>(*d));
     }
     case TypeKind::kTimestamp:
     case TypeKind::kTimestampNtz: {
       bool ntz = target.kind() == TypeKind::kTimestampNtz;
-      auto t = ParseTimestampText(s, !ntz);
+      auto t = ParseTimestampLiteral(s, !ntz);
       if (!t) return fail();
       return Make(ntz ? DataType::TimestampNtz() : DataType::Timestamp(), *t);
     }

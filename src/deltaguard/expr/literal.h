@@ -45,12 +45,13 @@ Result<LiteralValue> EvaluateLiteral(const Expr& literal);
 /// makes DOUBLE. kParseError names the text.
 Result<std::pair<LiteralKind, std::string>> ClassifyNumber(std::string_view text);
 
-/// Days since the epoch of "yyyy-[m]m-[d]d" (a trailing 'T...' or ' ...' is ignored,
-/// as Spark does for DATE strings).
-Result<int32_t> ParseDateText(std::string_view text);
-/// Microseconds since the epoch of "yyyy-mm-dd[( |T)hh:mm[:ss[.ffffff]]][zone]" where
-/// zone is Z, UTC, or +hh[:mm]/-hh[:mm]. `allow_zone` is false for TIMESTAMP_NTZ.
-Result<int64_t> ParseTimestampText(std::string_view text, bool allow_zone);
+/// Days since the epoch of the text of a DATE literal, "yyyy-[m]m-[d]d" (a trailing
+/// 'T...' or ' ...' is ignored, as Spark does for DATE strings).
+Result<int32_t> ParseDateLiteral(std::string_view text);
+/// Microseconds since the epoch of the text of a TIMESTAMP literal, "yyyy-mm-dd[(
+/// |T)hh:mm[:ss[.ffffff]]][zone]" where zone is Z, UTC, or +hh[:mm]/-hh[:mm].
+/// `allow_zone` is false for TIMESTAMP_NTZ.
+Result<int64_t> ParseTimestampLiteral(std::string_view text, bool allow_zone);
 std::string FormatDate(int64_t days);
 std::string FormatTimestamp(int64_t micros);
 /// "123.45" (digits, optional point, optional '-') -> unscaled value at `scale`.

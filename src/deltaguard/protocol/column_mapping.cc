@@ -11,15 +11,12 @@
 #include <utility>
 #include <vector>
 
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 #include "deltaguard/util/uuid.h"
 
 namespace deltaguard {
 namespace {
-
-std::string JoinPath(const std::string& prefix, std::string_view name) {
-  return prefix.empty() ? std::string(name) : fmt::format("{}.{}", prefix, name);
-}
 
 void VisitType(const DataType& type, const std::string& path,
                const std::function<void(const std::string&, const StructField&)>& visit);
@@ -28,7 +25,7 @@ void VisitStruct(
     const StructType& st, const std::string& prefix,
     const std::function<void(const std::string&, const StructField&)>& visit) {
   for (const StructField& f : st.fields()) {
-    std::string path = JoinPath(prefix, f.name);
+    std::string path = ChildColumnPath(prefix, f.name);
     visit(path, f);
     VisitType(*f.type, path, visit);
   }
@@ -42,12 +39,12 @@ void VisitType(const DataType& type, const std::string& path,
       break;
     case TypeKind::kArray:
       VisitType(*static_cast<const ArrayType&>(type).element_type(),
-                JoinPath(path, "element"), visit);
+                ChildColumnPath(path, "element"), visit);
       break;
     case TypeKind::kMap: {
       const auto& map = static_cast<const MapType&>(type);
-      VisitType(*map.key_type(), JoinPath(path, "key"), visit);
-      VisitType(*map.value_type(), JoinPath(path, "value"), visit);
+      VisitType(*map.key_type(), ChildColumnPath(path, "key"), visit);
+      VisitType(*map.value_type(), ChildColumnPath(path, "value"), visit);
       break;
     }
     default:
@@ -81,7 +78,7 @@ Result<SchemaRef> AssignInStruct(const StructType& st, const std::string& prefix
   std::vector<StructField> fields;
   fields.reserve(st.num_fields());
   for (const StructField& f : st.fields()) {
-    std::string path = JoinPath(prefix, f.name);
+    std::string path = ChildColumnPath(prefix, f.name);
     StructField out = f;
     DELTA_ASSIGN_OR_RETURN(std::optional<int64_t> id, ExistingId(path, f));
     if (!id) {
@@ -118,17 +115,18 @@ Result<DataTypeRef> AssignInType(const DataTypeRef& type, const std::string& pat
       const auto& arr = static_cast<const ArrayType&>(*type);
       DELTA_ASSIGN_OR_RETURN(
           DataTypeRef element,
-          AssignInType(arr.element_type(), JoinPath(path, "element"), state));
+          AssignInType(arr.element_type(), ChildColumnPath(path, "element"), state));
       return DataTypeRef(
           std::make_shared<const ArrayType>(std::move(element), arr.contains_null()));
     }
     case TypeKind::kMap: {
       const auto& map = static_cast<const MapType&>(*type);
-      DELTA_ASSIGN_OR_RETURN(DataTypeRef key,
-                             AssignInType(map.key_type(), JoinPath(path, "key"), state));
+      DELTA_ASSIGN_OR_RETURN(
+          DataTypeRef key,
+          AssignInType(map.key_type(), ChildColumnPath(path, "key"), state));
       DELTA_ASSIGN_OR_RETURN(
           DataTypeRef value,
-          AssignInType(map.value_type(), JoinPath(path, "value"), state));
+          AssignInType(map.value_type(), ChildColumnPath(path, "value"), state));
       return DataTypeRef(std::make_shared<const MapType>(std::move(key), std::move(value),
                                                          map.value_contains_null()));
     }
@@ -143,7 +141,7 @@ Status CheckPhysicalNamesPerLevel(const DataType& type, const std::string& prefi
     case TypeKind::kStruct: {
       std::map<std::string, std::string> seen;  // lower-cased physical name → path
       for (const StructField& f : static_cast<const StructType&>(type).fields()) {
-        std::string path = JoinPath(prefix, f.name);
+        std::string path = ChildColumnPath(prefix, f.name);
         std::optional<std::string> physical = f.physical_name();
         if (physical) {
           auto [it, inserted] = seen.emplace(AsciiToLower(*physical), path);
@@ -160,12 +158,13 @@ Status CheckPhysicalNamesPerLevel(const DataType& type, const std::string& prefi
     case TypeKind::kArray:
       return CheckPhysicalNamesPerLevel(
           *static_cast<const ArrayType&>(type).element_type(),
-          JoinPath(prefix, "element"));
+          ChildColumnPath(prefix, "element"));
     case TypeKind::kMap: {
       const auto& map = static_cast<const MapType&>(type);
       DELTA_RETURN_IF_ERROR(
-          CheckPhysicalNamesPerLevel(*map.key_type(), JoinPath(prefix, "key")));
-      return CheckPhysicalNamesPerLevel(*map.value_type(), JoinPath(prefix, "value"));
+          CheckPhysicalNamesPerLevel(*map.key_type(), ChildColumnPath(prefix, "key")));
+      return CheckPhysicalNamesPerLevel(*map.value_type(),
+                                        ChildColumnPath(prefix, "value"));
     }
     default:
       return OkStatus();

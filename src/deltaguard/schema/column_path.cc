@@ -36,4 +36,40 @@ Result<std::vector<std::string>> ParseColumnPath(std::string_view text) {
   return parts;
 }
 
+std::string JoinColumnPath(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += '.';
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string ChildColumnPath(std::string_view parent, std::string_view name) {
+  std::string out;
+  out.reserve(parent.size() + 1 + name.size());
+  out.append(parent);
+  if (!parent.empty()) out += '.';
+  out.append(name);
+  return out;
+}
+
+std::string QuoteColumnPathPart(std::string_view part) {
+  if (part.find_first_of(".`") == std::string_view::npos) return std::string(part);
+  return BacktickQuote(part);
+}
+
+std::string FormatColumnPath(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += '.';
+    out += QuoteColumnPathPart(parts[i]);
+  }
+  return out;
+}
+
+std::string FormatChildColumnPath(std::string_view parent, std::string_view name) {
+  return ChildColumnPath(parent, QuoteColumnPathPart(name));
+}
+
 }  // namespace deltaguard

@@ -27,5 +27,27 @@ TEST(ColumnPathTest, RejectsMalformedPaths) {
   }
 }
 
+TEST(ColumnPathTest, JoinAndChildAreRaw) {
+  EXPECT_EQ(JoinColumnPath({}), "");
+  EXPECT_EQ(JoinColumnPath({"a"}), "a");
+  EXPECT_EQ(JoinColumnPath({"a", "b.c", "d`e"}), "a.b.c.d`e");
+  EXPECT_EQ(ChildColumnPath("", "a"), "a");
+  EXPECT_EQ(ChildColumnPath("a.b", "c d"), "a.b.c d");
+  EXPECT_EQ(ChildColumnPath("a", ""), "a.");
+}
+
+TEST(ColumnPathTest, FormatQuotesOnlyDotsAndBackticks) {
+  EXPECT_EQ(QuoteColumnPathPart("plain name"), "plain name");
+  EXPECT_EQ(QuoteColumnPathPart("a.b"), "`a.b`");
+  EXPECT_EQ(QuoteColumnPathPart("we`ird"), "`we``ird`");
+  EXPECT_EQ(FormatColumnPath({"s", "a.b", "c"}), "s.`a.b`.c");
+  EXPECT_EQ(FormatColumnPath({}), "");
+  EXPECT_EQ(FormatChildColumnPath("", "a.b"), "`a.b`");
+  EXPECT_EQ(FormatChildColumnPath("s.`x.y`", "c"), "s.`x.y`.c");
+  // The inverse of ParseColumnPath.
+  const Parts parts{"x.y", "we`ird", "z"};
+  EXPECT_EQ(*ParseColumnPath(FormatColumnPath(parts)), parts);
+}
+
 }  // namespace
 }  // namespace deltaguard

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/json_bounded.h"
 #include "deltaguard/util/string_util.h"
 
@@ -67,8 +68,7 @@ Status ValidateStructNames(const StructType& st, const std::string& path) {
                                     : "struct '" + EscapeForMessage(path) + "'",
                        EscapeForMessage(f.name.substr(bad, 1)), bad);
     }
-    DELTA_RETURN_IF_ERROR(
-        ValidateNamesIn(*f.type, path.empty() ? f.name : path + "." + f.name));
+    DELTA_RETURN_IF_ERROR(ValidateNamesIn(*f.type, ChildColumnPath(path, f.name)));
   }
   return OkStatus();
 }

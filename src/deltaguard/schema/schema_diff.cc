@@ -2,14 +2,11 @@
 
 #include <optional>
 
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace {
-
-std::string JoinPath(const std::string& prefix, const std::string& name) {
-  return prefix.empty() ? name : prefix + "." + name;
-}
 
 // The struct reached by descending through arrays and maps (element/value), if any.
 const StructType* InnerStruct(const DataType& type, std::string* suffix) {
@@ -49,7 +46,7 @@ bool SameOuterShape(const DataType& a, const DataType& b) {
 }
 
 void DiffStructs(const StructType& before, const StructType& after,
-                 const std::string& prefix, std::vector<SchemaChange>* out) {
+                 const std::string& prefix, std::vector<SchemaDiffEntry>* out) {
   bool use_ids = true;
   for (const auto& f : before.fields()) use_ids &= f.column_mapping_id().has_value();
   for (const auto& f : after.fields()) use_ids &= f.column_mapping_id().has_value();
@@ -68,19 +65,19 @@ void DiffStructs(const StructType& before, const StructType& after,
     } else {
       bi = before.FieldIndexCaseInsensitive(nf.name);
     }
-    std::string path = JoinPath(prefix, nf.name);
+    std::string path = ChildColumnPath(prefix, nf.name);
     if (bi < 0) {
-      out->push_back({SchemaChange::Kind::kAdded, path, "", "", nf.type->ToString()});
+      out->push_back({SchemaDiffEntry::Kind::kAdded, path, "", "", nf.type->ToString()});
       continue;
     }
     matched_before[bi] = true;
     const StructField& of = before.field(bi);
     if (of.name != nf.name) {
-      out->push_back({SchemaChange::Kind::kRenamed, path, JoinPath(prefix, of.name),
-                      of.name, nf.name});
+      out->push_back({SchemaDiffEntry::Kind::kRenamed, path,
+                      ChildColumnPath(prefix, of.name), of.name, nf.name});
     }
     if (!SameOuterShape(*of.type, *nf.type)) {
-      out->push_back({SchemaChange::Kind::kTypeChanged, path, "", of.type->ToString(),
+      out->push_back({SchemaDiffEntry::Kind::kTypeChanged, path, "", of.type->ToString(),
                       nf.type->ToString()});
     } else {
       std::string os, ns;
@@ -91,27 +88,27 @@ void DiffStructs(const StructType& before, const StructType& after,
       }
     }
     if (of.nullable != nf.nullable) {
-      out->push_back({SchemaChange::Kind::kNullabilityChanged, path, "",
+      out->push_back({SchemaDiffEntry::Kind::kNullabilityChanged, path, "",
                       of.nullable ? "nullable" : "not null",
                       nf.nullable ? "nullable" : "not null"});
     }
     if (of.comment() != nf.comment()) {
-      out->push_back({SchemaChange::Kind::kCommentChanged, path, "",
+      out->push_back({SchemaDiffEntry::Kind::kCommentChanged, path, "",
                       of.comment().value_or(""), nf.comment().value_or("")});
     }
   }
   for (size_t i = 0; i < before.num_fields(); ++i) {
     if (!matched_before[i]) {
       const StructField& of = before.field(i);
-      out->push_back({SchemaChange::Kind::kDropped, JoinPath(prefix, of.name), "",
-                      of.type->ToString(), ""});
+      out->push_back({SchemaDiffEntry::Kind::kDropped, ChildColumnPath(prefix, of.name),
+                      "", of.type->ToString(), ""});
     }
   }
 }
 
 }  // namespace
 
-std::string SchemaChange::ToString() const {
+std::string SchemaDiffEntry::ToString() const {
   switch (kind) {
     case Kind::kAdded:
       return fmt::format("added column '{}' ({})", path, to);
@@ -131,8 +128,9 @@ std::string SchemaChange::ToString() const {
   return path;
 }
 
-std::vector<SchemaChange> DiffSchemas(const StructType& before, const StructType& after) {
-  std::vector<SchemaChange> out;
+std::vector<SchemaDiffEntry> DiffSchemas(const StructType& before,
+                                         const StructType& after) {
+  std::vector<SchemaDiffEntry> out;
   DiffStructs(before, after, "", &out);
   return out;
 }

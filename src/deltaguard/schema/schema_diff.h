@@ -11,7 +11,7 @@
 
 namespace deltaguard {
 
-struct SchemaChange {
+struct SchemaDiffEntry {
   enum class Kind {
     kAdded,
     kDropped,
@@ -19,7 +19,7 @@ struct SchemaChange {
     kTypeChanged,
     kNullabilityChanged,
     kCommentChanged,
-    kMoved
+    kMoved  ///< reserved: DiffSchemas does not report reordering yet
   };
   Kind kind;
   std::string path;      ///< dotted logical path in the new schema (old one for kDropped)
@@ -34,6 +34,7 @@ struct SchemaChange {
 /// Compare `before` and `after`. Fields are matched by column-mapping id when both
 /// sides carry ids (so a rename shows as kRenamed), else by name case-insensitively.
 /// Nested struct fields are compared recursively (through arrays and maps too).
-std::vector<SchemaChange> DiffSchemas(const StructType& before, const StructType& after);
+std::vector<SchemaDiffEntry> DiffSchemas(const StructType& before,
+                                         const StructType& after);
 
 }  // namespace deltaguard

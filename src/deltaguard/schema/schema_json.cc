@@ -1,5 +1,6 @@
 #include "deltaguard/schema/schema_json.h"
 
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/schema/json_tree_internal.h"
 #include "deltaguard/util/string_util.h"
 
@@ -19,10 +20,6 @@ std::string Article(std::string_view kind) {
   bool vowel =
       !kind.empty() && std::string_view("aeiou").find(kind[0]) != std::string_view::npos;
   return fmt::format("{} {}", vowel ? "an" : "a", kind);
-}
-
-std::string Child(const std::string& path, std::string_view name) {
-  return path.empty() ? std::string(name) : fmt::format("{}.{}", path, name);
 }
 
 // A member that must be present with a given JSON kind.
@@ -61,7 +58,7 @@ Result<StructField> FieldFromNode(const JsonNode& node, std::string_view src,
   }
   StructField field;
   field.name = name->text;
-  std::string path = Child(parent, field.name);
+  std::string path = ChildColumnPath(parent, field.name);
   const JsonNode* type = node.Find("type");
   if (type == nullptr) {
     return MakeError(ErrorCode::kParseError,
@@ -140,7 +137,7 @@ Result<DataTypeRef> TypeFromNode(const JsonNode& node, std::string_view src,
                        "{}: the array type object has no \"elementType\"", Where(path));
     }
     DELTA_ASSIGN_OR_RETURN(DataTypeRef element_type,
-                           TypeFromNode(*element, src, Child(path, "element")));
+                           TypeFromNode(*element, src, ChildColumnPath(path, "element")));
     DELTA_ASSIGN_OR_RETURN(
         const JsonNode* contains_null,
         Require(node, "containsNull", JsonNode::Kind::kBool, "array type", path));
@@ -155,9 +152,9 @@ Result<DataTypeRef> TypeFromNode(const JsonNode& node, std::string_view src,
                        Where(path), key == nullptr ? "keyType" : "valueType");
     }
     DELTA_ASSIGN_OR_RETURN(DataTypeRef key_type,
-                           TypeFromNode(*key, src, Child(path, "key")));
+                           TypeFromNode(*key, src, ChildColumnPath(path, "key")));
     DELTA_ASSIGN_OR_RETURN(DataTypeRef value_type,
-                           TypeFromNode(*value, src, Child(path, "value")));
+                           TypeFromNode(*value, src, ChildColumnPath(path, "value")));
     DELTA_ASSIGN_OR_RETURN(
         const JsonNode* value_contains_null,
         Require(node, "valueContainsNull", JsonNode::Kind::kBool, "map type", path));

@@ -12,6 +12,7 @@
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/expr/printer.h"
 #include "deltaguard/log/actions.h"
+#include "deltaguard/log/add_stats.h"
 #include "deltaguard/log/snapshot.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/sql/query_internal.h"
@@ -68,11 +69,9 @@ std::string FileSummary(std::string_view kind, const std::string& path,
                         bool data_change) {
   std::string out = fmt::format("{} {}", kind, MaskFilePath(path));
   if (stats) {
-    rapidjson::Document doc;
-    if (ParseBoundedJson(*stats, &doc) == JsonParseOutcome::kOk && doc.IsObject() &&
-        doc.HasMember("numRecords") && doc["numRecords"].IsInt64()) {
-      out += fmt::format(" rows={}", doc["numRecords"].GetInt64());
-    }
+    auto parsed = ParseAddStats(*stats);
+    if (parsed && parsed->num_records)
+      out += fmt::format(" rows={}", *parsed->num_records);
   }
   if (dv) out += fmt::format(" dv={}", dv->cardinality);
   if (!data_change) out += " dataChange=false";

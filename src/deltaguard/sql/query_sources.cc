@@ -69,7 +69,7 @@ Result<int64_t> TimeTravelMillis(const Expr& expr, const QueryContext& context) 
   switch (value->type_id()) {
     case arrow::Type::STRING: {
       std::string text(static_cast<const arrow::StringArray&>(*value).GetView(0));
-      DELTA_ASSIGN_OR_RETURN(micros, ParseTimestampText(text, /*allow_zone=*/true));
+      DELTA_ASSIGN_OR_RETURN(micros, ParseTimestampLiteral(text, /*allow_zone=*/true));
       break;
     }
     case arrow::Type::TIMESTAMP:
@@ -361,7 +361,7 @@ Result<ExprRef> TypeCellForTarget(const ExprRef& cell, const StructField& target
     }
     case TypeKind::kDate:
       if (kind == LiteralKind::kString) {
-        if (!ParseDateText(cell->text)) return mismatch("is not a valid");
+        if (!ParseDateLiteral(cell->text)) return mismatch("is not a valid");
         return Expr::Literal(LiteralKind::kDate, cell->text);
       }
       return cell;
@@ -369,7 +369,7 @@ Result<ExprRef> TypeCellForTarget(const ExprRef& cell, const StructField& target
     case TypeKind::kTimestampNtz: {
       bool ntz = type.kind() == TypeKind::kTimestampNtz;
       if (kind == LiteralKind::kString) {
-        if (!ParseTimestampText(cell->text, !ntz)) return mismatch("is not a valid");
+        if (!ParseTimestampLiteral(cell->text, !ntz)) return mismatch("is not a valid");
         return Expr::Literal(ntz ? LiteralKind::kTimestampNtz : LiteralKind::kTimestamp,
                              cell->text);
       }

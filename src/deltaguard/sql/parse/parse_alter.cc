@@ -7,23 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/sql/parse/statement_parser_internal.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {
-namespace {
-
-std::string JoinPath(const ColumnPath& path) {
-  std::string out;
-  for (const std::string& part : path) {
-    if (!out.empty()) out += ".";
-    out += part;
-  }
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<StatementBody> StatementParser::ParseAlter() {
   Next();  // ALTER
@@ -150,7 +140,7 @@ Result<AddColumnSpec> StatementParser::ParseAddColumnSpec() {
   AddColumnSpec spec;
   spec.position = Peek().pos;
   DELTA_ASSIGN_OR_RETURN(ColumnPath path, ParseColumnPath("a column name"));
-  std::string display = JoinPath(path);
+  std::string display = JoinColumnPath(path);
   DELTA_ASSIGN_OR_RETURN(ColumnType type, ParseColumnType(display));
   spec.type_text = std::string(type.text);
   bool not_null = false, seen_not_null = false, seen_comment = false;
@@ -253,7 +243,7 @@ Result<AlterAction> StatementParser::ParseAlterChangeColumn() {
   AcceptKeyword("column");
   AlterChangeColumn alter;
   DELTA_ASSIGN_OR_RETURN(alter.column, ParseColumnPath("a column name"));
-  std::string display = JoinPath(alter.column);
+  std::string display = JoinColumnPath(alter.column);
   if (AcceptKeyword("type")) {
     DELTA_ASSIGN_OR_RETURN(ColumnType type, ParseColumnType(display));
     alter.type = std::move(type.type);
