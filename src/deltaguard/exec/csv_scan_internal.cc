@@ -15,9 +15,8 @@ bool IsLineEnd(char c) { return c == '\n' || c == '\r'; }
 
 // The offset of the next `c` in `s` at or after `from`, or s.size().
 size_t Next(std::string_view s, size_t from, char c) {
-  const void* hit = std::memchr(s.data() + from, c, s.size() - from);
-  return hit == nullptr ? s.size()
-                        : static_cast<size_t>(static_cast<const char*>(hit) - s.data());
+  const size_t at = s.find(c, from);  // safe on an empty view without data
+  return at == std::string_view::npos ? s.size() : at;
 }
 }  // namespace
 

@@ -159,11 +159,10 @@ class CheckedTextStream final : public arrow::io::InputStream {
     }
     size_t start = 0;
     while (true) {
-      const void* hit = std::memchr(text.data() + start, '\n', text.size() - start);
-      const size_t end =
-          hit == nullptr
-              ? text.size()
-              : static_cast<size_t>(static_cast<const char*>(hit) - text.data());
+      // find, not memchr: an empty chunk may have no data pointer at all.
+      const size_t found = text.find('\n', start);
+      const bool hit = found != std::string_view::npos;
+      const size_t end = hit ? found : text.size();
       line_bytes_ += static_cast<int64_t>(end - start);
       if (line_bytes_ > checks_.max_line_bytes) {
         return Fail(line_, 0,
@@ -171,7 +170,7 @@ class CheckedTextStream final : public arrow::io::InputStream {
                                 "so it cannot be read as one value; raise {}",
                                 checks_.max_line_bytes, checks_.max_line_hint));
       }
-      if (hit == nullptr) return arrow::Status::OK();
+      if (!hit) return arrow::Status::OK();
       ++line_;
       line_bytes_ = 0;
       start = end + 1;
@@ -184,13 +183,12 @@ class CheckedTextStream final : public arrow::io::InputStream {
   arrow::Status CheckJsonLines(std::string_view text, int64_t line, bool at_end) {
     size_t start = 0;
     while (start <= text.size()) {
-      const void* hit = std::memchr(text.data() + start, '\n', text.size() - start);
-      if (hit == nullptr) {
+      const size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) {
         json_partial_.append(text.substr(start));
         if (!at_end) return arrow::Status::OK();
         return CheckJsonLine(json_partial_, line);
       }
-      const size_t end = static_cast<size_t>(static_cast<const char*>(hit) - text.data());
       std::string_view one = text.substr(start, end - start);
       if (!json_partial_.empty()) {
         json_partial_.append(one);
