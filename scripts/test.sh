@@ -4,7 +4,7 @@
 #   2. ctest (C++ unit, corpus and layering tests)
 #   3. sanitizer job: the gtest binaries under ASan + UBSan (scripts/sanitize.sh)
 #   4. fuzz smoke run (scripts/run_fuzz.sh, when present), a few seconds per target
-#   5. pytest end-to-end tests of the CLI (test/python)
+#   5. pytest end-to-end tests of the CLI (test/cli)
 # Every stage runs even if an earlier one failed (except when setup fails: nothing to
 # test then); the exit code is non-zero if any stage failed.
 #
@@ -76,6 +76,6 @@ fi
 
 # pytest last, so that its closing line is the last runner summary in the log.
 export DELTAGUARD_BIN="${DELTAGUARD_BIN:-${REPO_ROOT}/${DELTAGUARD_BUILD_DIR}/bin/deltaguard}"
-run_stage pytest .venv/bin/python -m pytest test/python -q -p no:cacheprovider
+run_stage pytest .venv/bin/python -m pytest test/cli -q -p no:cacheprovider
 
 finish
