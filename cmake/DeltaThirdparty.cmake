@@ -3,7 +3,10 @@
 # IMPORTED targets on the versioned .so files; see docs/toolchain notes in ARCHITECTURE.md).
 
 function(resolve_arrow)
-  if(NOT DELTAGUARD_PYTHON)
+  if(NOT DELTAGUARD_PYTHON AND SKBUILD AND Python_EXECUTABLE)
+    # pip's build environment holds the pinned pyarrow (build-system.requires).
+    set(DELTAGUARD_PYTHON "${Python_EXECUTABLE}")
+  elseif(NOT DELTAGUARD_PYTHON)
     set(DELTAGUARD_PYTHON "${CMAKE_SOURCE_DIR}/.venv/bin/python" CACHE FILEPATH
         "Python interpreter whose site-packages holds the pinned pyarrow")
   endif()
@@ -41,7 +44,9 @@ macro(resolve_system_deps)
   find_package(fmt REQUIRED)
   find_package(tl-expected REQUIRED)
   find_package(RapidJSON REQUIRED)
-  find_package(GTest REQUIRED)
+  if(DELTAGUARD_TESTS)
+    find_package(GTest REQUIRED)
+  endif()
   find_package(roaring REQUIRED)
   set_target_properties(roaring::roaring PROPERTIES IMPORTED_GLOBAL TRUE)
   find_package(Threads REQUIRED)

@@ -10,6 +10,6 @@ while IFS= read -r f; do
     echo "not clang-format clean: $f (run: clang-format -i $f)"
     bad=$((bad + 1))
   fi
-done < <(find src tools test bench \( -name '*.cc' -o -name '*.h' \) -not -path '*/data/*' | sort)
+done < <(find src tools test bench python \( -name '*.cc' -o -name '*.h' \) -not -path '*/data/*' | sort)
 echo "format: ${count} files checked, ${bad} not clean"
 [[ ${count} -gt 0 && ${bad} -eq 0 ]]

@@ -14,9 +14,9 @@ Usage: check_layering.py SRC_ROOT [OTHER_ROOT ...]
 2. A header named <name>_internal.h is private to its folder: an
    `#include "deltaguard/<folder>/<name>_internal.h"` from a file in any other folder is
    an error naming both files. Test code is held to this rule too, and so are the files
-   under OTHER_ROOTs (default: the test/, tools/ and bench/ folders beside SRC_ROOT's
-   src/, when they exist), where every deltaguard folder is another folder. What two
-   folders share gets a public header.
+   under OTHER_ROOTs (default: the test/, tools/, bench/ and python/ folders beside
+   SRC_ROOT's src/, when they exist), where every deltaguard folder is another
+   folder. What two folders share gets a public header.
 
 Exits 1 and lists every offending include.
 """
@@ -111,7 +111,7 @@ def check_other(root, bad):
 
 def default_other_roots(root):
     repo = os.path.dirname(os.path.dirname(os.path.abspath(root)))
-    found = [os.path.join(repo, d) for d in ("test", "tools", "bench")]
+    found = [os.path.join(repo, d) for d in ("test", "tools", "bench", "python")]
     return [d for d in found if os.path.isdir(d)]
 
 

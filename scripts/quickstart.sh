@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Quick start, command 1 of 2: install everything (apt, pip; only what is missing), build,
-# then run the main job on the embedded default: describe and scan the bundled sample
-# table examples/orders, then land two CSV drops (examples/incoming) into a local table
-# under build/quickstart, the second with a new column. Command 2 is scripts/test.sh (the whole test suite).
+# Quick start, command 1 of 2: install what the main job and the Python package need
+# (apt, pip; only what is missing), build, then run the main job on the embedded default:
+# describe and scan the bundled sample table examples/orders, land two CSV drops
+# (examples/incoming) into a local table under build/quickstart, the second with a new
+# column, and read it from Python (examples/quickstart.py). Command 2 is scripts/test.sh
+# (the whole test suite; it installs the test-only dependencies).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup.sh
@@ -33,5 +35,8 @@ printf '(refused as intended: nothing was committed)\n'
 step write "${BRONZE}" examples/incoming/orders_2024-04-02_coupon.csv --merge-schema
 step scan "${BRONZE}"
 step history "${BRONZE}"
+
+printf '\n$ .venv/bin/python examples/quickstart.py %s\n' "${BRONZE}"
+.venv/bin/python examples/quickstart.py "${BRONZE}"
 
 printf '\nMore: scripts/demo.sh (a tour of every command), deltaguard help\n'

@@ -1,14 +1,27 @@
 #!/usr/bin/env bash
-# Installs everything deltaguard needs on Debian 12 and builds it. Idempotent: a second
-# run installs nothing, touches the network not at all, and only rebuilds what changed.
+# Installs what deltaguard needs on Debian 12 and builds it. Idempotent: a second run
+# installs nothing, touches the network not at all, and only rebuilds what changed.
 #
-#   scripts/setup.sh            # from any directory
+#   scripts/setup.sh         # the main job: the library, the CLI and the Python package
+#   scripts/setup.sh --dev   # everything the test suite needs too (scripts/test.sh)
+#
+# The build is one tree (build/): `pip install .` (scikit-build-core) configures and
+# builds it and installs the deltaguard package, with its `deltaguard` command, into
+# .venv; --dev adds the tests and benchmarks to the same tree.
 #
 # Environment:
 #   DELTAGUARD_BUILD_DIR  build directory relative to the repo root (default: build)
-#   DELTAGUARD_JOBS       parallel build jobs passed to ninja (default: ninja's choice)
+#   DELTAGUARD_JOBS       parallel build jobs (default: the build tool's choice)
 #   PYTHON                interpreter used to create .venv (default: python3)
 set -euo pipefail
+
+DEV=0
+for arg in "$@"; do
+  case "${arg}" in
+    --dev) DEV=1 ;;
+    *) echo "usage: scripts/setup.sh [--dev]" >&2; exit 2 ;;
+  esac
+done
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPO_ROOT="$(pwd)"
@@ -20,11 +33,17 @@ START=$(date +%s)
 step() { printf '\n==> [setup %s] %s\n' "$1" "$2"; }
 
 APT_PACKAGES=(
-  build-essential cmake ninja-build pkg-config python3-venv
-  libfmt-dev libexpected-dev rapidjson-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libroaring-dev libedit-dev clang clang-format libclang-rt-14-dev time
-  openjdk-17-jdk-headless maven  # Spark interop tests (owner: interop)
+  build-essential cmake ninja-build pkg-config python3-venv python3-dev
+  libfmt-dev libexpected-dev rapidjson-dev libroaring-dev libedit-dev
 )
+if ((DEV)); then
+  APT_PACKAGES+=(
+    libgtest-dev libgmock-dev libbenchmark-dev clang clang-format libclang-rt-14-dev time
+    openjdk-17-jdk-headless maven  # Spark interop tests (owner: interop)
+  )
+fi
+REQUIREMENTS=requirements.txt
+((DEV)) && REQUIREMENTS=requirements-dev.txt
 
 # --- 1. System packages ----------------------------------------------------------------
 step 1/4 "System packages (apt)"
@@ -63,32 +82,45 @@ else
 fi
 
 # --- 3. Pinned Python packages -----------------------------------------------------------
-step 3/4 "Python packages (requirements.txt)"
-STAMP="${VENV}/.deltaguard-requirements.sha256"
-want="$( (cat requirements.txt; "${VENV}/bin/python" --version 2>&1) | sha256sum | cut -d' ' -f1)"
+step 3/4 "Python packages (${REQUIREMENTS})"
+STAMP="${VENV}/.deltaguard-${REQUIREMENTS%.txt}.sha256"
+want="$( (cat requirements*.txt; "${VENV}/bin/python" --version 2>&1) | sha256sum | cut -d' ' -f1)"
 have="$(cat "${STAMP}" 2>/dev/null || true)"
 if [[ "${want}" == "${have}" ]]; then
   echo "pins unchanged since last install"
 else
-  "${VENV}/bin/python" -m pip install --disable-pip-version-check -q -r requirements.txt
+  "${VENV}/bin/python" -m pip install --disable-pip-version-check -q -r "${REQUIREMENTS}"
   echo "${want}" >"${STAMP}"
   echo "installed: $("${VENV}/bin/python" -m pip freeze --disable-pip-version-check | tr '\n' ' ')"
 fi
 
 # --- 3b. Delta jars for the Spark interop tests (owner: interop) -------------------------
 # Maven fetches them once into .cache/delta-jars (stamped); re-runs touch no network.
-step 3b/4 "Delta jars for Spark interop tests (Maven, cached)"
-scripts/fetch_delta_jars.sh
+if ((DEV)); then
+  step 3b/4 "Delta jars for Spark interop tests (Maven, cached)"
+  scripts/fetch_delta_jars.sh
+fi
 # --- end Spark interop ------------------------------------------------------------------
 
-# --- 4. Configure and build --------------------------------------------------------------
-step 4/4 "CMake configure + ninja build (${BUILD_DIR})"
-if [[ ! -f "${BUILD_DIR}/build.ninja" ]]; then
-  cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-else
-  echo "already configured (ninja re-runs cmake when CMakeLists change)"
+# --- 4. Build and install the package ----------------------------------------------------
+# pip builds through scikit-build-core (pyproject.toml) in ${BUILD_DIR}, without build
+# isolation (the pinned pyarrow, nanobind and scikit-build-core are in .venv), and
+# installs deltaguard into .venv. The CLI is also at ${BUILD_DIR}/bin/deltaguard.
+step 4/4 "Build (${BUILD_DIR}) and install the deltaguard package into .venv"
+ON_OFF=OFF
+((DEV)) && ON_OFF=ON
+if [[ -n "${DELTAGUARD_JOBS:-}" ]]; then
+  export CMAKE_BUILD_PARALLEL_LEVEL="${DELTAGUARD_JOBS}"
 fi
-ninja -C "${BUILD_DIR}" ${DELTAGUARD_JOBS:+-j "${DELTAGUARD_JOBS}"}
+"${VENV}/bin/python" -m pip install --disable-pip-version-check -q --no-build-isolation \
+  --no-deps --no-index --force-reinstall \
+  -C build-dir="${BUILD_DIR}" \
+  -C cmake.define.DELTAGUARD_TESTS="${ON_OFF}" -C cmake.define.DELTAGUARD_BENCH="${ON_OFF}" \
+  -C build.verbose=false .
+"${VENV}/bin/python" -c 'import deltaguard' || {
+  echo "error: the deltaguard package was built but does not import" >&2
+  exit 1
+}
 
-printf '\n==> setup done in %ss: CLI at %s/bin/deltaguard\n' "$(($(date +%s) - START))" \
-  "${BUILD_DIR}"
+printf '\n==> setup done in %ss: CLI at %s/bin/deltaguard, package in .venv\n' \
+  "$(($(date +%s) - START))" "${BUILD_DIR}"

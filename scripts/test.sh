@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls exactly this):
-#   1. scripts/setup.sh (idempotent install + build)
+#   1. scripts/setup.sh --dev (idempotent install + build, with tests and benchmarks)
 #   2. ctest (C++ unit, corpus and layering tests)
 #   3. sanitizer job: the gtest binaries under ASan + UBSan (scripts/sanitize.sh)
 #   4. fuzz smoke run (scripts/run_fuzz.sh, when present), a few seconds per target
-#   5. pytest end-to-end tests of the CLI (test/cli)
+#   5. pytest: end-to-end tests of the CLI (test/cli) and of the Python package
+#      (python/tests)
 # Every stage runs even if an earlier one failed (except when setup fails: nothing to
 # test then); the exit code is non-zero if any stage failed.
 #
@@ -54,7 +55,7 @@ finish() {
   exit 0
 }
 
-if ! run_stage setup scripts/setup.sh; then
+if ! run_stage setup scripts/setup.sh --dev; then
   echo "setup failed: not running the tests" >&2
   finish
 fi
@@ -76,6 +77,6 @@ fi
 
 # pytest last, so that its closing line is the last runner summary in the log.
 export DELTAGUARD_BIN="${DELTAGUARD_BIN:-${REPO_ROOT}/${DELTAGUARD_BUILD_DIR}/bin/deltaguard}"
-run_stage pytest .venv/bin/python -m pytest test/cli -q -p no:cacheprovider
+run_stage pytest .venv/bin/python -m pytest test/cli python/tests -q -p no:cacheprovider
 
 finish

@@ -54,12 +54,6 @@ Result<int64_t> ParseTimestampMillis(const std::string& text);
 /// anything else is kInvalidArgument.
 Result<std::string> TextOrJsonFormat(const Args& args);
 
-/// Append `values` to `out` as a JSON array of strings.
-void AppendJsonStringArray(const std::vector<std::string>& values, std::string* out);
-
-/// Render epoch milliseconds as "2024-01-01T12:00:00.000Z".
-std::string FormatTimestampMillis(int64_t ms);
-
 /// Print "deltaguard: <table>: <Prefix: message>" as one line on stderr and return the
 /// exit code for the error.
 int ReportError(const Error& error, const std::string& table);

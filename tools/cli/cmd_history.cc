@@ -1,14 +1,12 @@
 // `deltaguard history` and `deltaguard log`: the table's commits, one entry per
 // version, and the actions of a single commit.
 
-#include <rapidjson/document.h>
-
 #include <iostream>
 #include <type_traits>
 
 #include "cli_common.h"
-#include "deltaguard/evolution/table_diff.h"
 #include "deltaguard/table/table.h"
+#include "deltaguard/table/table_report.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::cli {
@@ -19,59 +17,6 @@ namespace {
 Result<std::string> TableRoot(const std::string& table) {
   DELTA_ASSIGN_OR_RETURN(SnapshotRef snap, OpenSnapshot(table));
   return snap->table_root();
-}
-
-// operationParameters as (key, text) pairs; values that are JSON strings are unquoted.
-std::vector<std::pair<std::string, std::string>> Parameters(const CommitInfo& info) {
-  std::vector<std::pair<std::string, std::string>> out;
-  if (!info.operation_parameters_json) return out;
-  rapidjson::Document doc;
-  doc.Parse(info.operation_parameters_json->data(),
-            info.operation_parameters_json->size());
-  if (doc.HasParseError() || !doc.IsObject()) return out;
-  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
-    std::string value;
-    if (it->value.IsString()) {
-      value.assign(it->value.GetString(), it->value.GetStringLength());
-    } else if (it->value.IsNull()) {
-      value = "null";
-    } else if (it->value.IsBool()) {
-      value = it->value.GetBool() ? "true" : "false";
-    } else if (it->value.IsInt64()) {
-      value = std::to_string(it->value.GetInt64());
-    } else {
-      value = "(complex)";
-    }
-    out.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()),
-                     value);
-  }
-  return out;
-}
-
-struct HistoryEntry {
-  CommitSummary summary;
-  std::vector<std::string> schema_changes;
-  std::vector<std::string> other_changes;
-};
-
-Result<std::vector<HistoryEntry>> BuildHistory(const std::string& root) {
-  auto fs = MakeLocalFileSystem();
-  DELTA_ASSIGN_OR_RETURN(std::vector<CommitSummary> commits, ReadHistory(*fs, root));
-  std::vector<HistoryEntry> out;
-  LoggedTableState state;
-  for (auto& c : commits) {
-    HistoryEntry e{std::move(c), {}, {}};
-    auto changes =
-        DiffCommitActions(state, e.summary.metadata, e.summary.protocol, &state);
-    if (!changes) {
-      return WithContext(changes.error(),
-                         fmt::format("schema of version {}", e.summary.version));
-    }
-    e.schema_changes = changes->SchemaLines();
-    e.other_changes = changes->TableLines();
-    out.push_back(std::move(e));
-  }
-  return out;
 }
 
 }  // namespace
@@ -85,60 +30,13 @@ int RunHistory(const std::vector<std::string>& argv) {
                        "");
   }
   const std::string& table = args->positional[0];
-  auto format_or = TextOrJsonFormat(*args);
-  if (!format_or) return ReportError(format_or.error(), table);
-  const std::string& format = *format_or;
+  auto format = ParseReportFormat(args->Get("--format").value_or("text"));
+  if (!format) return ReportError(format.error(), table);
   auto root = TableRoot(table);
   if (!root) return ReportError(root.error(), table);
-  auto history = BuildHistory(*root);
-  if (!history) return ReportError(history.error(), table);
-
-  std::string out;
-  if (format == "json") out += "[";
-  bool first = true;
-  for (const auto& e : *history) {
-    const auto& s = e.summary;
-    std::string operation = s.commit_info && s.commit_info->operation
-                                ? *s.commit_info->operation
-                                : std::string("UNKNOWN");
-    auto params = s.commit_info ? Parameters(*s.commit_info)
-                                : std::vector<std::pair<std::string, std::string>>{};
-    if (format == "json") {
-      if (!first) out += ",";
-      out += fmt::format("{{\"version\":{},\"timestamp\":{},\"operation\":{}", s.version,
-                         s.timestamp_ms, JsonQuote(operation));
-      out += ",\"parameters\":{";
-      for (size_t i = 0; i < params.size(); ++i) {
-        if (i) out += ",";
-        out += JsonQuote(params[i].first) + ":" + JsonQuote(params[i].second);
-      }
-      out += "}";
-      if (s.commit_info && s.commit_info->engine_info) {
-        out += ",\"engine_info\":" + JsonQuote(*s.commit_info->engine_info);
-      }
-      out += ",\"schema_changes\":";
-      AppendJsonStringArray(e.schema_changes, &out);
-      out += ",\"other_changes\":";
-      AppendJsonStringArray(e.other_changes, &out);
-      out += "}";
-    } else {
-      out += fmt::format("version {}  {}  {}\n", s.version,
-                         FormatTimestampMillis(s.timestamp_ms), operation);
-      if (!params.empty()) {
-        out += "  parameters:";
-        for (const auto& [k, v] : params) out += " " + k + "=" + v;
-        out += "\n";
-      }
-      if (s.commit_info && s.commit_info->engine_info) {
-        out += "  engine: " + *s.commit_info->engine_info + "\n";
-      }
-      for (const auto& c : e.schema_changes) out += "  schema: " + c + "\n";
-      for (const auto& c : e.other_changes) out += "  table: " + c + "\n";
-    }
-    first = false;
-  }
-  if (format == "json") out += "]\n";
-  std::cout << out;
+  auto report = HistoryReport(*MakeLocalFileSystem(), *root, *format);
+  if (!report) return ReportError(report.error(), table);
+  std::cout << *report;
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <optional>
 
 #include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"
@@ -519,6 +520,46 @@ std::string CatalogTypeString(const DataType& type,
   std::string out;
   std::vector<TypeStep> path;
   AppendCatalog(type, leaves, quote_names, &path, &out);
+  return out;
+}
+
+namespace {
+
+/// A column name as DDL reads it back: backquoted (a backquote doubled) unless it is a
+/// plain identifier.
+std::string DdlName(const std::string& name) {
+  bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char c : name) {
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  }
+  if (plain) return name;
+  std::string out = "`";
+  for (char c : name) {
+    if (c == '`') out += '`';
+    out += c;
+  }
+  return out + "`";
+}
+
+}  // namespace
+
+std::string SchemaToDdl(const StructType& schema) {
+  std::string out;
+  for (const auto& f : schema.fields()) {
+    if (!out.empty()) out += ", ";
+    out += DdlName(f.name) + " ";
+    std::optional<std::string> declared = f.metadata.GetString(kCharVarcharTypeKey);
+    out += declared ? *declared : CatalogTypeString(*f.type);
+    if (!f.nullable) out += " NOT NULL";
+    if (auto comment = f.comment()) {
+      out += " COMMENT '";
+      for (char c : *comment) {
+        if (c == '\\' || c == '\'') out += '\\';
+        out += c;
+      }
+      out += "'";
+    }
+  }
   return out;
 }
 

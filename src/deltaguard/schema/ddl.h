@@ -71,4 +71,11 @@ std::string CatalogTypeString(const DataType& type,
                               const std::vector<CharVarcharLeaf>& leaves = {},
                               bool quote_names = true);
 
+/// The schema as a DDL column list that ParseDdlSchema reads back
+/// ("id BIGINT NOT NULL, name STRING COMMENT 'who'"): top-level NOT NULL and comments
+/// are kept, CHAR/VARCHAR columns are written as declared (kCharVarcharTypeKey);
+/// nested fields are written in Spark's catalog spelling, which has no NOT NULL or
+/// comments inside STRUCT<...> (docs/python.md, Schema).
+std::string SchemaToDdl(const StructType& schema);
+
 }  // namespace deltaguard

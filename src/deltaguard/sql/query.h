@@ -38,6 +38,9 @@ struct QueryContext {
   const Catalog* catalog = nullptr;
   std::string current_database = "default";
   const std::map<std::string, SelectRef>* temp_views = nullptr;
+  /// Arrow data registered as temp views by a front end (Python's
+  /// Session.register), keyed lower-case; SQL temp views of the same name win.
+  const std::map<std::string, std::shared_ptr<arrow::Table>>* data_views = nullptr;
   /// The statement's instant for current_date()/current_timestamp(), microseconds since
   /// the epoch, fixed once per statement as Spark does.
   int64_t now_micros = 0;

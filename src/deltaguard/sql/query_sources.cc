@@ -87,6 +87,30 @@ Result<int64_t> TimeTravelMillis(const Expr& expr, const QueryContext& context) 
   return micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
 }
 
+/// Registered Arrow data (QueryContext::data_views): batches are cast to the Arrow
+/// types of its Delta schema (ns timestamps to us, large strings to strings, ...), the
+/// types every operator expects.
+Result<SourcePlan> PlanDataView(const std::string& name,
+                                const std::shared_ptr<arrow::Table>& data,
+                                const std::string& alias) {
+  SourcePlan src;
+  DELTA_ASSIGN_OR_RETURN(src.schema, FromArrowSchema(*data->schema()));
+  DELTA_ASSIGN_OR_RETURN(std::shared_ptr<arrow::Schema> arrow_schema,
+                         ToArrowSchema(*src.schema));
+  src.name = "view " + name;
+  src.relation = fmt::format("view `{}`", name);
+  src.qualifiers = {alias.empty() ? name : alias};
+  src.open = [data, arrow_schema,
+              name](const std::vector<std::string>&) -> Result<ReaderRef> {
+    DELTA_ASSIGN_OR_RETURN(ReaderRef reader, TableReader(data));
+    std::string what = "view " + name;
+    return MapReader(reader, arrow_schema, [arrow_schema, what](const BatchRef& batch) {
+      return ConformBatch(batch, arrow_schema, what);
+    });
+  };
+  return src;
+}
+
 Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context,
                              int depth) {
   const TableRef& ref = from.table;
@@ -105,6 +129,17 @@ Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context
       SourcePlan src = FromPlan(plan, {alias.empty() ? view->first : alias});
       src.relation = fmt::format("view `{}`", ref.parts[0]);
       return src;
+    }
+  }
+  if (ref.kind == TableRef::Kind::kName && ref.parts.size() == 1 &&
+      context.data_views != nullptr) {
+    auto data = context.data_views->find(AsciiToLower(ref.parts[0]));
+    if (data != context.data_views->end()) {
+      if (from.time_travel) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "time travel is not supported on temp view '{}'", ref.parts[0]);
+      }
+      return PlanDataView(data->first, data->second, alias);
     }
   }
   ResolvedTable table;

@@ -207,7 +207,8 @@ Result<StatementResult> Session::Execute(const Statement& statement) {
                      current_database_,
                      temp_views_,
                      other_settings_,
-                     options_.clock_micros ? options_.clock_micros() : SystemNowMicros()};
+                     options_.clock_micros ? options_.clock_micros() : SystemNowMicros(),
+                     &data_views_};
   auto result = std::visit(
       [&](const auto& stmt) -> Result<StatementResult> {
         using T = std::decay_t<decltype(stmt)>;
@@ -263,6 +264,30 @@ Result<StatementResult> Session::Execute(const Statement& statement) {
   if (!result) return result;
   result->kind = std::string(StatementKindName(statement.body));
   return result;
+}
+
+Status Session::RegisterDataView(const std::string& name,
+                                 std::shared_ptr<arrow::Table> data) {
+  if (name.empty() || name.find_first_of(" .`") != std::string::npos) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "view name '{}' must be one identifier (no spaces, dots or "
+                     "backquotes)",
+                     name);
+  }
+  if (data == nullptr) {
+    return MakeError(ErrorCode::kInvalidArgument, "view '{}' has no data", name);
+  }
+  std::string key = AsciiToLower(name);
+  temp_views_.erase(key);
+  data_views_[key] = std::move(data);
+  return OkStatus();
+}
+
+Status Session::DropDataView(const std::string& name) {
+  if (data_views_.erase(AsciiToLower(name)) == 0) {
+    return MakeError(ErrorCode::kNotFound, "no registered view named '{}'", name);
+  }
+  return OkStatus();
 }
 
 Result<StatementResult> Session::ExecuteSql(std::string_view sql) {

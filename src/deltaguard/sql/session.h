@@ -73,6 +73,14 @@ class Session {
       std::string_view script,
       const std::function<Status(const Statement&, StatementResult&)>& on_result);
 
+  /// Make `data` queryable as the temp view `name` (Python data: any Arrow producer,
+  /// read into memory by the caller). Replaces an earlier registration of that name
+  /// and drops a SQL temp view of the same name. Names are case-insensitive and must
+  /// be one identifier.
+  Status RegisterDataView(const std::string& name, std::shared_ptr<arrow::Table> data);
+  /// Forget a registered view; kNotFound when there is none of that name.
+  Status DropDataView(const std::string& name);
+
   const SessionSettings& settings() const { return options_.settings; }
   const std::string& current_database() const { return current_database_; }
   Catalog& catalog() { return catalog_; }
@@ -82,6 +90,7 @@ class Session {
   Catalog catalog_;
   std::string current_database_ = "default";
   std::map<std::string, SelectRef> temp_views_;
+  std::map<std::string, std::shared_ptr<arrow::Table>> data_views_;
   /// Settings set with SET that deltaguard does not interpret (shown by SET).
   std::map<std::string, std::string> other_settings_;
 };

@@ -28,6 +28,7 @@ struct SessionState {
   std::map<std::string, SelectRef>& temp_views;
   std::map<std::string, std::string>& other_settings;
   int64_t now_micros = 0;
+  const std::map<std::string, std::shared_ptr<arrow::Table>>* data_views = nullptr;
 
   QueryContext Query() const;
 };

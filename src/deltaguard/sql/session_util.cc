@@ -21,6 +21,7 @@ QueryContext SessionState::Query() const {
   context.catalog = &catalog;
   context.current_database = current_database;
   context.temp_views = &temp_views;
+  context.data_views = data_views;
   context.now_micros = now_micros;
   return context;
 }

@@ -165,14 +165,11 @@ Result<WriteResult> WriteQuarantine(const FileSystemRef& fs, const std::string& 
   return WriteTable(fs, qpath, std::move(sources), options, session);
 }
 
-}  // namespace
-
-Result<QuarantineWriteResult> WriteFilesWithQuarantine(
-    FileSystemRef fs, const std::string& path, const std::vector<std::string>& inputs,
-    InputOptions input_options, const WriteOptions& options,
-    const std::string& quarantine_path, const SessionSettings& session,
-    int64_t now_micros) {
-  QuarantineWriteResult result;
+/// Checks shared by both entry points; loads the table (null when it does not exist).
+Result<SnapshotRef> PrepareQuarantine(const FileSystemRef& fs, const std::string& path,
+                                      const WriteOptions& options,
+                                      const std::string& quarantine_path,
+                                      const SessionSettings& session) {
   DELTA_ASSIGN_OR_RETURN(std::string root, NormalizeTablePath(path));
   DELTA_ASSIGN_OR_RETURN(std::string qroot, NormalizeTablePath(quarantine_path));
   if (root == qroot) {
@@ -188,23 +185,20 @@ Result<QuarantineWriteResult> WriteFilesWithQuarantine(
         "(rows are checked against the table's current schema)",
         path);
   }
-  DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, root));
-  if (!snapshot) {
-    // No table yet: no constraints, nothing to quarantine.
-    DELTA_ASSIGN_OR_RETURN(result.table,
-                           WriteFiles(fs, path, inputs, input_options, options, session));
-    result.good_rows = result.table.rows;
-    return result;
-  }
+  return internal::LoadIfExists(fs, root);
+}
+
+/// The routed write of `sources` into the existing table `snapshot`.
+Result<QuarantineWriteResult> RouteAndWrite(
+    const FileSystemRef& fs, const std::string& path, const SnapshotRef& snapshot,
+    std::vector<BatchSource> sources, const WriteOptions& options,
+    const std::string& quarantine_path, const SessionSettings& session,
+    int64_t now_micros) {
+  QuarantineWriteResult result;
   const int64_t now = now_micros >= 0 ? now_micros : Now();
   result.quarantined_at_micros = now;
   DELTA_ASSIGN_OR_RETURN(ConstraintChecker made, MakeChecker(*snapshot, path));
   auto checker = std::make_shared<const ConstraintChecker>(std::move(made));
-  if (!input_options.type_hint) input_options.type_hint = snapshot->schema();
-
-  // Inspect every input before reading any (as WriteFiles does).
-  DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs, input_options.fs));
-  DELTA_ASSIGN_OR_RETURN(auto sources, table_internal::FileSources(files, input_options));
 
   // One pass: every batch is conformed to the relaxed schema and split by the router;
   // the good rows are staged for the table, the violating ones held in memory. Once all
@@ -252,6 +246,48 @@ Result<QuarantineWriteResult> WriteFilesWithQuarantine(
   }
   result.table = std::move(*written);
   return result;
+}
+
+}  // namespace
+
+Result<QuarantineWriteResult> WriteFilesWithQuarantine(
+    FileSystemRef fs, const std::string& path, const std::vector<std::string>& inputs,
+    InputOptions input_options, const WriteOptions& options,
+    const std::string& quarantine_path, const SessionSettings& session,
+    int64_t now_micros) {
+  DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot,
+                         PrepareQuarantine(fs, path, options, quarantine_path, session));
+  if (!snapshot) {
+    // No table yet: no constraints, nothing to quarantine.
+    QuarantineWriteResult result;
+    DELTA_ASSIGN_OR_RETURN(result.table,
+                           WriteFiles(fs, path, inputs, input_options, options, session));
+    result.good_rows = result.table.rows;
+    return result;
+  }
+  if (!input_options.type_hint) input_options.type_hint = snapshot->schema();
+  // Inspect every input before reading any (as WriteFiles does).
+  DELTA_ASSIGN_OR_RETURN(auto files, ExpandInputPaths(inputs, input_options.fs));
+  DELTA_ASSIGN_OR_RETURN(auto sources, table_internal::FileSources(files, input_options));
+  return RouteAndWrite(fs, path, snapshot, std::move(sources), options, quarantine_path,
+                       session, now_micros);
+}
+
+Result<QuarantineWriteResult> WriteWithQuarantine(
+    FileSystemRef fs, const std::string& path, std::vector<BatchSource> sources,
+    const WriteOptions& options, const std::string& quarantine_path,
+    const SessionSettings& session, int64_t now_micros) {
+  DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot,
+                         PrepareQuarantine(fs, path, options, quarantine_path, session));
+  if (!snapshot) {
+    QuarantineWriteResult result;
+    DELTA_ASSIGN_OR_RETURN(result.table,
+                           WriteTable(fs, path, std::move(sources), options, session));
+    result.good_rows = result.table.rows;
+    return result;
+  }
+  return RouteAndWrite(fs, path, snapshot, std::move(sources), options, quarantine_path,
+                       session, now_micros);
 }
 
 }  // namespace deltaguard

@@ -64,4 +64,11 @@ Result<QuarantineWriteResult> WriteFilesWithQuarantine(
     const std::string& quarantine_path, const SessionSettings& session = {},
     int64_t now_micros = -1);
 
+/// The same for in-memory sources (Python's write_table, any Arrow producer): each
+/// source is read once; rows are routed as they stream.
+Result<QuarantineWriteResult> WriteWithQuarantine(
+    FileSystemRef fs, const std::string& path, std::vector<BatchSource> sources,
+    const WriteOptions& options, const std::string& quarantine_path,
+    const SessionSettings& session = {}, int64_t now_micros = -1);
+
 }  // namespace deltaguard

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "deltaguard/util/civil_date.h"
+
 namespace deltaguard {
 
 char AsciiToLower(char c) {
@@ -353,6 +355,29 @@ std::string JsonQuote(std::string_view s) {
   std::string out;
   AppendJsonString(&out, s);
   return out;
+}
+
+void AppendJsonStringArray(const std::vector<std::string>& values, std::string* out) {
+  out->push_back('[');
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out->push_back(',');
+    AppendJsonString(out, values[i]);
+  }
+  out->push_back(']');
+}
+
+std::string FormatTimestampMillis(int64_t ms) {
+  int64_t days = ms / 86400000;
+  int64_t rem = ms % 86400000;
+  if (rem < 0) {
+    rem += 86400000;
+    --days;
+  }
+  const CivilDate date = CivilFromDays(days);
+  int64_t secs = rem / 1000;
+  return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}.{:03d}Z", date.year,
+                     date.month, date.day, secs / 3600, (secs / 60) % 60, secs % 60,
+                     rem % 1000);
 }
 
 }  // namespace deltaguard

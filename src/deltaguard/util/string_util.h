@@ -98,4 +98,10 @@ void AppendJsonString(std::string* out, std::string_view s);
 /// `AppendJsonString` into a new string: JsonQuote("a\"b") == "\"a\\\"b\"".
 std::string JsonQuote(std::string_view s);
 
+/// Append `values` to `out` as a JSON array of strings.
+void AppendJsonStringArray(const std::vector<std::string>& values, std::string* out);
+
+/// Render epoch milliseconds as "2024-01-01T12:00:00.000Z" (UTC, proleptic Gregorian).
+std::string FormatTimestampMillis(int64_t ms);
+
 }  // namespace deltaguard

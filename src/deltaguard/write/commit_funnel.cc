@@ -45,6 +45,7 @@ Result<std::unique_ptr<CommitFunnel>> CommitFunnel::Open(FunnelTable table,
   f->table_ = std::move(table);
   f->plan_ = std::move(plan);
   f->hooks_ = std::move(hooks);
+  f->interrupt_check_ = session.interrupt_check;
   return f;
 }
 
@@ -79,6 +80,7 @@ Status CommitFunnel::Stage(std::shared_ptr<arrow::RecordBatch> batch,
     return MakeError(ErrorCode::kInternal, "write to '{}' stages no data files",
                      table_.name);
   }
+  if (interrupt_check_) DELTA_RETURN_IF_ERROR(interrupt_check_());
   if (enforce) {
     if (auto st = Observe(hooks_.enforcement, false, &batch, info); !st)
       return InInput(st.error(), info.input);
@@ -159,6 +161,9 @@ Result<CommitOutcome> CommitFunnel::Commit(
     return e;
   };
   if (auto st = FinishFiles(); !st) return fail(st.error());
+  if (interrupt_check_) {
+    if (auto st = interrupt_check_(); !st) return fail(st.error());
+  }
   if (plan_.new_protocol) txn_->SetProtocol(*plan_.new_protocol);
   if (plan_.new_metadata) txn_->SetMetadata(*plan_.new_metadata);
   for (const auto& file : outcome_.files) txn_->AddFile(internal::AddFileFor(file));

@@ -139,6 +139,7 @@ class CommitFunnel {
   FunnelTable table_;
   FunnelPlan plan_;
   CommitHooks hooks_;
+  std::function<Status()> interrupt_check_;  ///< SessionSettings::interrupt_check
   std::unique_ptr<PartitionedWriter> writer_;
   std::unique_ptr<Transaction> txn_;
   CommitOutcome outcome_;

@@ -49,6 +49,11 @@ struct SessionSettings {
   /// "VACUUM START" / "VACUUM END" versions.
   bool vacuum_logging = true;
   std::string engine_info = "deltaguard/0.1.0";
+  /// Asked by the commit funnel before each batch is staged and right before the
+  /// commit; an error aborts the write: the staged files are removed and nothing is
+  /// committed. Front ends use it to stop a write on request (Python's
+  /// KeyboardInterrupt). Null: never asked. Not a Spark setting (Set cannot change it).
+  std::function<Status()> interrupt_check;
   /// Set a setting by its Spark name; unknown keys are kInvalidArgument.
   Status Set(std::string_view key, std::string_view value);
 };

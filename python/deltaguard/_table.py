@@ -1,0 +1,225 @@
+"""deltaguard.Table: a Delta table at one version, read as Arrow (zero-copy through
+the Arrow PyCapsule interface), with its history, its description and the operations
+that change it (MERGE, UPDATE, DELETE, ALTER)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+import pyarrow as pa
+
+from . import _native
+from ._schema import Schema
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._alter import Alter
+    from ._merge import MergeBuilder
+
+
+class _Capsule:
+    """Hands a native stream capsule to a consumer that asks for __arrow_c_stream__."""
+
+    __slots__ = ("_capsule",)
+
+    def __init__(self, capsule: object) -> None:
+        self._capsule = capsule
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        capsule, self._capsule = self._capsule, None
+        if capsule is None:
+            raise RuntimeError("an Arrow stream can be consumed only once")
+        return capsule
+
+
+def _reader(capsule: object) -> pa.RecordBatchReader:
+    return pa.RecordBatchReader.from_stream(_Capsule(capsule))
+
+
+def _table_path(target: "str | os.PathLike[str] | Table") -> str:
+    if isinstance(target, Table):
+        return target.path
+    return os.fspath(target)
+
+
+def _timestamp_args(timestamp: Any) -> tuple[int | None, str | None]:
+    """(epoch ms, text) for Table(timestamp=...): a datetime (naive means UTC, as the
+    CLI reads a timestamp without offset), epoch milliseconds, or the CLI's text."""
+    if timestamp is None:
+        return None, None
+    if isinstance(timestamp, _dt.datetime):
+        if timestamp.tzinfo is None:
+            timestamp = timestamp.replace(tzinfo=_dt.timezone.utc)
+        return int(timestamp.timestamp() * 1000), None
+    if isinstance(timestamp, _dt.date):
+        return None, timestamp.isoformat()
+    if isinstance(timestamp, bool):
+        raise TypeError("timestamp must be a datetime, a date, epoch ms or a string")
+    if isinstance(timestamp, int):
+        return timestamp, None
+    if isinstance(timestamp, str):
+        return None, timestamp
+    raise TypeError("timestamp must be a datetime, a date, epoch ms or a string")
+
+
+class Table:
+    """A Delta table at one version (the latest unless ``version`` or ``timestamp``
+    picks an older one).
+
+    Reads use that version until :meth:`refresh`; operations that commit (``merge``,
+    ``update``, ``delete``, ``alter``) act on the latest version and then refresh.
+    """
+
+    def __init__(
+        self,
+        path: "str | os.PathLike[str]",
+        version: int | None = None,
+        timestamp: "_dt.datetime | _dt.date | int | str | None" = None,
+        *,
+        conf: Mapping[str, str] | None = None,
+    ) -> None:
+        if version is not None and timestamp is not None:
+            raise ValueError("pass version or timestamp, not both")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise TypeError("version must be an int")
+        ms, text = _timestamp_args(timestamp)
+        self._conf = dict(conf or {})
+        self._native = _native.open_table(os.fspath(path), version, ms, text)
+
+    @classmethod
+    def for_name(
+        cls,
+        name: str,
+        warehouse: "str | os.PathLike[str]" = "warehouse",
+        version: int | None = None,
+        timestamp: Any = None,
+    ) -> "Table":
+        """The table ``database.table`` (or ``table`` in ``default``) of a warehouse, as
+        ``deltaguard sql --warehouse`` names it."""
+        parts = name.split(".")
+        if not 1 <= len(parts) <= 2 or not all(parts):
+            raise ValueError(f"table name {name!r} must be 'table' or 'database.table'")
+        path = _native.resolve_table_name(parts, os.fspath(warehouse))
+        return cls(path, version=version, timestamp=timestamp)
+
+    # --- what the table is --------------------------------------------------------
+    @property
+    def path(self) -> str:
+        """The table's directory (absolute)."""
+        return self._native.table_root
+
+    @property
+    def version(self) -> int:
+        return self._native.version
+
+    @property
+    def timestamp(self) -> _dt.datetime:
+        """When this version was committed (UTC)."""
+        return _dt.datetime.fromtimestamp(self._native.timestamp_ms / 1000, _dt.timezone.utc)
+
+    @property
+    def schema(self) -> Schema:
+        return Schema(self._native.schema_json)
+
+    @property
+    def partition_columns(self) -> list[str]:
+        return list(self._native.partition_columns)
+
+    @property
+    def properties(self) -> dict[str, str]:
+        return dict(self._native.properties)
+
+    def describe(self) -> dict:
+        """What ``deltaguard describe --format json`` prints, as a dict."""
+        return json.loads(self._native.describe("json"))
+
+    def history(self) -> list[dict]:
+        """One dict per commit, oldest first, as ``deltaguard history --format json``."""
+        return json.loads(self._native.history("json"))
+
+    def refresh(self) -> "Table":
+        """Load the latest version (returns self)."""
+        self._native = _native.open_table(self.path, None, None, None)
+        return self
+
+    # --- reading ------------------------------------------------------------------
+    def to_arrow(
+        self,
+        columns: Sequence[str] | None = None,
+        filter: str | None = None,
+        limit: int | None = None,
+    ) -> pa.Table:
+        """The rows as a pyarrow Table. ``columns`` selects (dotted paths reach into
+        structs); ``filter`` is a Spark SQL predicate (``"amount > 10 AND country =
+        'NL'"``), pruning files by their statistics as a SQL query does."""
+        stream = self._native.collect(list(columns or []), filter, limit)
+        return _reader(stream).read_all()
+
+    def to_batches(
+        self, columns: Sequence[str] | None = None, filter: str | None = None
+    ) -> pa.RecordBatchReader:
+        """A streaming reader: batches are decoded as they are pulled."""
+        stream = self._native.scan(list(columns or []), filter, None)
+        return _reader(stream)
+
+    def to_pandas(self, columns: Sequence[str] | None = None, filter: str | None = None,
+                  **kwargs: Any):
+        return self.to_arrow(columns, filter).to_pandas(**kwargs)
+
+    def to_polars(self, columns: Sequence[str] | None = None, filter: str | None = None):
+        import polars as pl
+
+        return pl.from_arrow(self.to_arrow(columns, filter))
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        # requested_schema is a hint the protocol lets a producer ignore; the columns
+        # come in the table's own Arrow types.
+        return self._native.scan([], None, None)
+
+    # --- changing the table -------------------------------------------------------
+    def merge(
+        self,
+        source: Any,
+        predicate: str,
+        source_alias: str = "source",
+        target_alias: str = "target",
+    ) -> "MergeBuilder":
+        """Start a MERGE of ``source`` (any Arrow producer) into this table, as
+        delta-spark's ``DeltaTable.merge``; finish with ``.execute()``."""
+        from ._merge import MergeBuilder
+
+        return MergeBuilder(self, source, predicate, source_alias, target_alias)
+
+    def update(
+        self,
+        set: Mapping[str, str] | None = None,
+        where: str | None = None,
+        *,
+        updates: Mapping[str, str] | None = None,
+    ) -> dict:
+        """UPDATE: ``set`` maps columns to Spark SQL expressions. Returns the metrics."""
+        assignments = dict(set or {})
+        assignments.update(updates or {})
+        if not assignments:
+            raise ValueError("update needs at least one column in set=")
+        metrics = _native.update(self.path, list(assignments.items()), where or "", self._conf)
+        self.refresh()
+        return metrics
+
+    def delete(self, where: str | None = None) -> dict:
+        """DELETE the rows matching ``where`` (every row when None). Returns the metrics."""
+        metrics = _native.delete(self.path, where or "", self._conf)
+        self.refresh()
+        return metrics
+
+    @property
+    def alter(self) -> "Alter":
+        """Schema evolution and constraints: ``t.alter.add_columns("c INT")``, ..."""
+        from ._alter import Alter
+
+        return Alter(self)
+
+    def __repr__(self) -> str:
+        return f"Table({self.path!r}, version={self.version})"

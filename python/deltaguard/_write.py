@@ -1,0 +1,108 @@
+"""deltaguard.write_table and create_table: writes with the CLI's enforcement."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from . import _native
+from ._schema import Schema
+from ._table import Table, _table_path
+
+
+@dataclass(frozen=True)
+class Quarantine:
+    """``on_violation=Quarantine("path/to/quarantine")``: rows that violate a NOT NULL,
+    CHECK or CHAR/VARCHAR constraint go to that table (created when absent, with the
+    constraint and the time of each row); the other rows are committed."""
+
+    table: "str | os.PathLike[str]"
+
+
+_MODES = ("append", "overwrite", "error", "errorifexists", "ignore")
+
+
+def write_table(
+    target: "str | os.PathLike[str] | Table",
+    data: Any,
+    mode: str = "append",
+    *,
+    merge_schema: bool | None = None,
+    overwrite_schema: bool = False,
+    replace_where: str | None = None,
+    partition_by: Sequence[str] | str | None = None,
+    on_violation: "str | Quarantine" = "fail",
+    txn: tuple[str, int] | None = None,
+    properties: Mapping[str, str] | None = None,
+    compression: str | None = None,
+    target_file_size: int | None = None,
+    checkpoint: bool = True,
+    conf: Mapping[str, str] | None = None,
+) -> dict:
+    """Write ``data`` (any Arrow producer: pyarrow Table or RecordBatchReader, polars
+    or pandas DataFrame, DuckDB relation, or a dict of columns) into the Delta table at
+    ``target``, creating it when absent.
+
+    The schema is enforced as ``deltaguard write`` enforces it: new columns need
+    ``merge_schema=True``, a different schema needs ``mode="overwrite",
+    overwrite_schema=True``, only lossless casts are made, NOT NULL and CHECK
+    constraints hold. Returns the write's metrics (``version``, ``rows``, ...).
+    """
+    if mode.lower() not in _MODES:
+        raise ValueError(f"mode must be one of {', '.join(_MODES)}, got {mode!r}")
+    args = _native.WriteArgs()
+    args.mode = mode
+    args.merge_schema = merge_schema
+    args.overwrite_schema = overwrite_schema
+    args.replace_where = replace_where
+    if isinstance(partition_by, str):
+        partition_by = [partition_by]
+    args.partition_by = list(partition_by or [])
+    args.properties = dict(properties or {})
+    if txn is not None:
+        app_id, version = txn
+        args.txn_app_id = str(app_id)
+        args.txn_version = int(version)
+    args.compression = compression
+    args.target_file_size = target_file_size
+    args.checkpoint = checkpoint
+    quarantine = None
+    if isinstance(on_violation, Quarantine):
+        quarantine = os.fspath(on_violation.table)
+    elif on_violation != "fail":
+        raise ValueError("on_violation must be 'fail' or deltaguard.Quarantine(table)")
+    result = _native.write_table(_table_path(target), data, args, quarantine, dict(conf or {}))
+    if isinstance(target, Table):
+        target.refresh()
+    return result
+
+
+def create_table(
+    path: "str | os.PathLike[str]",
+    schema: "Schema | str | Any",
+    *,
+    partition_by: Sequence[str] | str | None = None,
+    properties: Mapping[str, str] | None = None,
+    name: str | None = None,
+    comment: str | None = None,
+    if_not_exists: bool = False,
+) -> Table:
+    """Create an empty table (version 0), as ``deltaguard create``. ``schema`` is a
+    :class:`Schema`, a DDL string, or an Arrow schema."""
+    if isinstance(schema, str):
+        schema = Schema.from_ddl(schema)
+    elif not isinstance(schema, Schema):
+        schema = Schema.from_arrow(schema)
+    if isinstance(partition_by, str):
+        partition_by = [partition_by]
+    _native.create_table(
+        os.fspath(path),
+        schema.to_json(),
+        list(partition_by or []),
+        dict(properties or {}),
+        name,
+        comment,
+        if_not_exists,
+    )
+    return Table(path)

@@ -1,0 +1,137 @@
+#include "py_arrow.h"
+
+#include <Python.h>
+#include <arrow/c/abi.h>
+#include <arrow/c/bridge.h>
+#include <nanobind/stl/string.h>
+
+#include <string>
+
+#include "deltaguard/arrow/status.h"
+
+namespace deltaguard::python {
+namespace {
+
+void ReleaseStreamCapsule(PyObject* capsule) {
+  auto* stream =
+      static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule, "arrow_array_stream"));
+  if (stream == nullptr) return;
+  if (stream->release != nullptr) stream->release(stream);
+  delete stream;
+}
+
+void ReleaseSchemaCapsule(PyObject* capsule) {
+  auto* schema = static_cast<ArrowSchema*>(PyCapsule_GetPointer(capsule, "arrow_schema"));
+  if (schema == nullptr) return;
+  if (schema->release != nullptr) schema->release(schema);
+  delete schema;
+}
+
+template <typename T>
+T* CapsulePointer(nb::handle capsule, const char* name) {
+  void* p = PyCapsule_GetPointer(capsule.ptr(), name);
+  if (p == nullptr) throw nb::python_error();
+  return static_cast<T*>(p);
+}
+
+[[noreturn]] void RaiseArrow(const arrow::Status& status, const std::string& what) {
+  RaiseError(Error{ErrorCode::kInvalidArgument, what + ": " + status.ToString()});
+}
+
+std::shared_ptr<arrow::RecordBatchReader> ReaderFromStreamCapsule(nb::handle capsule) {
+  auto* stream = CapsulePointer<ArrowArrayStream>(capsule, "arrow_array_stream");
+  // Import moves the stream out (its release becomes null), so the capsule's own
+  // destructor has nothing left to release.
+  auto reader = arrow::ImportRecordBatchReader(stream);
+  if (!reader.ok()) RaiseArrow(reader.status(), "cannot import the Arrow stream");
+  return *reader;
+}
+
+}  // namespace
+
+std::shared_ptr<arrow::RecordBatchReader> ImportReader(nb::handle data) {
+  if (nb::hasattr(data, "__arrow_c_stream__")) {
+    return ReaderFromStreamCapsule(data.attr("__arrow_c_stream__")());
+  }
+  if (nb::hasattr(data, "__arrow_c_array__")) {
+    nb::tuple pair = nb::cast<nb::tuple>(data.attr("__arrow_c_array__")());
+    auto* schema = CapsulePointer<ArrowSchema>(pair[0], "arrow_schema");
+    auto* array = CapsulePointer<ArrowArray>(pair[1], "arrow_array");
+    auto batch = arrow::ImportRecordBatch(array, schema);
+    if (!batch.ok()) {
+      RaiseArrow(batch.status(),
+                 "the Arrow array is not a record batch (a struct array)");
+    }
+    auto reader = arrow::RecordBatchReader::Make({*batch}, (*batch)->schema());
+    if (!reader.ok()) RaiseArrow(reader.status(), "cannot read the record batch");
+    return *reader;
+  }
+  nb::object pa = nb::module_::import_("pyarrow");
+  nb::object table;
+  try {
+    table = pa.attr("table")(data);
+  } catch (nb::python_error& e) {
+    std::string type = nb::cast<std::string>(nb::str(data.type().attr("__name__")));
+    RaiseError(Error{ErrorCode::kInvalidArgument,
+                     "cannot read " + type +
+                         " as Arrow data: pass an object with __arrow_c_stream__ "
+                         "(pyarrow Table or RecordBatchReader, polars or pandas "
+                         "DataFrame, DuckDB relation) or a dict of columns"});
+  }
+  return ReaderFromStreamCapsule(table.attr("__arrow_c_stream__")());
+}
+
+std::shared_ptr<arrow::Schema> ImportSchema(nb::handle schema) {
+  if (!nb::hasattr(schema, "__arrow_c_schema__")) {
+    RaiseError(Error{ErrorCode::kInvalidArgument,
+                     "expected an Arrow schema (an object with __arrow_c_schema__)"});
+  }
+  nb::object capsule = schema.attr("__arrow_c_schema__")();
+  auto* c_schema = CapsulePointer<ArrowSchema>(capsule, "arrow_schema");
+  auto imported = arrow::ImportSchema(c_schema);
+  if (!imported.ok()) RaiseArrow(imported.status(), "cannot import the Arrow schema");
+  return *imported;
+}
+
+nb::object ExportReaderCapsule(std::shared_ptr<arrow::RecordBatchReader> reader) {
+  auto* stream = new ArrowArrayStream();
+  stream->release = nullptr;
+  arrow::Status st = arrow::ExportRecordBatchReader(std::move(reader), stream);
+  if (!st.ok()) {
+    delete stream;
+    RaiseArrow(st, "cannot export the Arrow stream");
+  }
+  PyObject* capsule = PyCapsule_New(stream, "arrow_array_stream", ReleaseStreamCapsule);
+  if (capsule == nullptr) {
+    stream->release(stream);
+    delete stream;
+    throw nb::python_error();
+  }
+  return nb::steal(capsule);
+}
+
+nb::object ExportSchemaCapsule(const arrow::Schema& schema) {
+  auto* c_schema = new ArrowSchema();
+  c_schema->release = nullptr;
+  arrow::Status st = arrow::ExportSchema(schema, c_schema);
+  if (!st.ok()) {
+    delete c_schema;
+    RaiseArrow(st, "cannot export the Arrow schema");
+  }
+  PyObject* capsule = PyCapsule_New(c_schema, "arrow_schema", ReleaseSchemaCapsule);
+  if (capsule == nullptr) {
+    c_schema->release(c_schema);
+    delete c_schema;
+    throw nb::python_error();
+  }
+  return nb::steal(capsule);
+}
+
+void BindArrow(nb::module_& m) {
+  // Round trip of any Arrow producer through the C stream interface (tests use it to
+  // check the import path on every producer they cover).
+  m.def("_roundtrip_stream",
+        [](nb::handle data) { return ExportReaderCapsule(ImportReader(data)); });
+}
+
+}  // namespace deltaguard::python

@@ -1,0 +1,158 @@
+// Writes from Python: write_table (append / overwrite / replaceWhere, with the same
+// enforcement as `deltaguard write`, optionally routing violating rows to a quarantine
+// table) and create_table. Options arrive as plain values from deltaguard/_write.py.
+
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deltaguard/schema/schema_json.h"
+#include "deltaguard/table/quarantine.h"
+#include "deltaguard/table/write.h"
+#include "py_arrow.h"
+#include "py_common.h"
+#include "py_convert.h"
+#include "py_interrupt.h"
+
+namespace deltaguard::python {
+namespace {
+
+nb::dict WriteResultDict(const WriteResult& r) {
+  nb::dict d;
+  d["version"] = r.version;
+  d["skipped"] = r.skipped;
+  d["skipped_reason"] = r.skipped_reason;
+  d["created"] = r.created;
+  d["rows"] = r.rows;
+  d["rows_copied"] = r.rows_copied;
+  d["files_added"] = r.files_added;
+  d["files_removed"] = r.files_removed;
+  d["bytes_added"] = r.bytes_added;
+  d["schema_changed"] = r.schema_changed;
+  d["added_columns"] = r.added_columns;
+  d["widened_columns"] = r.widened_columns;
+  d["missing_columns"] = r.missing_columns;
+  d["commit_attempts"] = r.commit_attempts;
+  d["checkpoint_version"] = r.checkpoint_version;
+  d["checkpoint_error"] = r.checkpoint_error;
+  return d;
+}
+
+struct WriteArgs {
+  std::string mode = "append";
+  std::optional<bool> merge_schema;
+  bool overwrite_schema = false;
+  std::optional<std::string> replace_where;
+  std::vector<std::string> partition_by;
+  std::map<std::string, std::string> properties;
+  std::optional<std::string> txn_app_id;
+  std::optional<int64_t> txn_version;
+  std::optional<std::string> compression;
+  std::optional<int64_t> target_file_size;
+  bool checkpoint = true;
+};
+
+WriteOptions ToWriteOptions(const WriteArgs& a) {
+  WriteOptions o;
+  o.mode = Unwrap(ParseWriteMode(a.mode));
+  o.merge_schema = a.merge_schema;
+  o.overwrite_schema = a.overwrite_schema;
+  o.replace_where = a.replace_where;
+  o.partition_by = a.partition_by;
+  for (const auto& [k, v] : a.properties) o.properties.emplace_back(k, v);
+  o.txn_app_id = a.txn_app_id;
+  o.txn_version = a.txn_version;
+  if (a.compression) o.file_options.compression = *a.compression;
+  if (a.target_file_size) o.file_options.target_file_size_bytes = *a.target_file_size;
+  o.checkpoint = a.checkpoint;
+  o.merge_option_hint = "merge_schema=True";
+  return o;
+}
+
+nb::dict Write(const std::string& path, nb::handle data, const WriteArgs& args,
+               std::optional<std::string> quarantine,
+               const std::map<std::string, std::string>& conf) {
+  WriteOptions options = ToWriteOptions(args);
+  SessionSettings session = SettingsFromConf(conf);
+  BatchSource source = SourceFromReader("Python data", ImportReader(data));
+  InterruptGuard interrupt;
+  interrupt.Install(&session);
+  FileSystemRef fs = MakeLocalFileSystem();
+  if (quarantine) {
+    auto r = WithoutGil([&] {
+      std::vector<BatchSource> sources;
+      sources.push_back(std::move(source));
+      return WriteWithQuarantine(fs, path, std::move(sources), options, *quarantine,
+                                 session);
+    });
+    interrupt.RaiseIfInterrupted();
+    QuarantineWriteResult q = Unwrap(std::move(r));
+    nb::dict d = WriteResultDict(q.table);
+    nb::dict qd;
+    qd["table"] = *quarantine;
+    qd["version"] = q.quarantine ? q.quarantine->version : -1;
+    qd["created"] = q.quarantine_created;
+    qd["rows"] = q.quarantined_rows;
+    qd["by_constraint"] = q.by_constraint;
+    qd["quarantined_at_micros"] = q.quarantined_at_micros;
+    d["good_rows"] = q.good_rows;
+    d["quarantine"] = qd;
+    return d;
+  }
+  auto r = WithoutGil([&] {
+    std::vector<BatchSource> sources;
+    sources.push_back(std::move(source));
+    return WriteTable(fs, path, std::move(sources), options, session);
+  });
+  interrupt.RaiseIfInterrupted();
+  return WriteResultDict(Unwrap(std::move(r)));
+}
+
+nb::dict Create(const std::string& path, const std::string& schema_json,
+                std::vector<std::string> partition_by,
+                const std::map<std::string, std::string>& properties,
+                std::optional<std::string> name, std::optional<std::string> comment,
+                bool if_not_exists) {
+  CreateTableOptions o;
+  o.schema = Unwrap(ParseSchemaJson(schema_json));
+  o.partition_columns = std::move(partition_by);
+  for (const auto& [k, v] : properties) o.properties.emplace_back(k, v);
+  o.name = std::move(name);
+  o.description = std::move(comment);
+  o.if_not_exists = if_not_exists;
+  auto r = WithoutGil([&] { return CreateTable(MakeLocalFileSystem(), path, o); });
+  return WriteResultDict(Unwrap(std::move(r)));
+}
+
+}  // namespace
+
+void BindWrite(nb::module_& m) {
+  nb::class_<WriteArgs>(m, "WriteArgs")
+      .def(nb::init<>())
+      .def_rw("mode", &WriteArgs::mode)
+      .def_rw("merge_schema", &WriteArgs::merge_schema)
+      .def_rw("overwrite_schema", &WriteArgs::overwrite_schema)
+      .def_rw("replace_where", &WriteArgs::replace_where)
+      .def_rw("partition_by", &WriteArgs::partition_by)
+      .def_rw("properties", &WriteArgs::properties)
+      .def_rw("txn_app_id", &WriteArgs::txn_app_id)
+      .def_rw("txn_version", &WriteArgs::txn_version)
+      .def_rw("compression", &WriteArgs::compression)
+      .def_rw("target_file_size", &WriteArgs::target_file_size)
+      .def_rw("checkpoint", &WriteArgs::checkpoint);
+  m.def("write_table", &Write, nb::arg("path"), nb::arg("data"), nb::arg("args"),
+        nb::arg("quarantine") = nb::none(),
+        nb::arg("conf") = std::map<std::string, std::string>{});
+  m.def("create_table", &Create, nb::arg("path"), nb::arg("schema_json"),
+        nb::arg("partition_by"), nb::arg("properties"), nb::arg("name") = nb::none(),
+        nb::arg("comment") = nb::none(), nb::arg("if_not_exists") = false);
+}
+
+}  // namespace deltaguard::python

@@ -1,0 +1,59 @@
+"""dg.sql and Session: the same statements and answers as `deltaguard sql`."""
+
+import json
+
+import pyarrow as pa
+import pytest
+
+import deltaguard as dg
+from cli_helpers import run_cli
+
+
+def test_sql_returns_arrow_and_matches_the_cli(tmp_path):
+    wh = str(tmp_path / "wh")
+    script = ("CREATE TABLE orders (id BIGINT, amount DECIMAL(10,2)) USING delta; "
+              "INSERT INTO orders VALUES (1, 10.50), (2, 3.25); ")
+    dg.sql(script, warehouse=wh)
+    query = "SELECT id, amount * 2 AS double_amount FROM orders ORDER BY id"
+    ours = dg.sql(query, warehouse=wh)
+    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
+    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    assert [r["id"] for r in ours.to_pylist()] == [r["id"] for r in theirs] == [1, 2]
+    assert [str(r["double_amount"]) for r in ours.to_pylist()] == \
+        [str(r["double_amount"]) for r in theirs]
+
+
+def test_session_keeps_set_use_and_views(tmp_path):
+    s = dg.Session(warehouse=str(tmp_path / "wh"))
+    s.sql("CREATE DATABASE bronze; USE bronze")
+    assert s.current_database == "bronze"
+    s.sql("CREATE TABLE t (x INT) USING delta")
+    s.sql("SET spark.databricks.delta.schema.autoMerge.enabled = true")
+    s.register("incoming", pa.table({"x": pa.array([1, 2], pa.int32()), "y": ["a", "b"]}))
+    s.sql("INSERT INTO t SELECT * FROM incoming")  # new column y: auto merge is on
+    assert s.sql("SELECT count(*) AS n, max(y) AS y FROM t").to_pylist() == [{"n": 2, "y": "b"}]
+    s.unregister("incoming")
+    with pytest.raises(dg.NotFoundError):
+        s.sql("SELECT * FROM incoming")
+
+
+def test_registered_view_types_are_conformed(tmp_path):
+    import polars as pl
+
+    s = dg.Session(warehouse=str(tmp_path / "wh"))
+    s.register("p", pl.DataFrame({"name": ["a", "b"], "n": [1, 2]}))  # large strings
+    assert s.sql("SELECT upper(name) AS u FROM p WHERE n > 1").to_pylist() == [{"u": "B"}]
+
+
+def test_statement_result_and_errors(tmp_path):
+    s = dg.Session(warehouse=str(tmp_path / "wh"))
+    r = s.execute("CREATE TABLE t (x INT) USING delta")
+    assert r.rows is None and r.version == 0 and "t" in r.message
+    r = s.execute("INSERT INTO t VALUES (1)")
+    assert r.version == 1
+    with pytest.raises(dg.ParseError):
+        s.sql("SELEC 1")
+    with pytest.raises(dg.SchemaMismatchError):
+        s.sql("INSERT INTO t VALUES ('not a number')")
+    assert s.sql("SELECT count(*) AS n FROM t").to_pylist() == [{"n": 1}]
+    assert s.sql("CREATE TABLE u (x INT) USING delta").num_columns == 0
