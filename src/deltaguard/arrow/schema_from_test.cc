@@ -8,11 +8,10 @@
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/util/depth_guard.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 TEST(FromArrowTypeTest, PrimitiveMapping) {
   const std::vector<std::pair<std::shared_ptr<arrow::DataType>, std::string>> cases = {

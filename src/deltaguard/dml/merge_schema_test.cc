@@ -4,18 +4,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "deltaguard/dml/dml_test_util_internal.h"
 #include "deltaguard/dml/merge.h"
+#include "testing/matchers.h"
+#include "testing/table_fixture.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Dump;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using testing::JsonSource;
-using testing::MakeTable;
-using testing::TempDir;
 
 constexpr char kOrders[] = "order_id BIGINT, status STRING, channel STRING";
 constexpr char kChanges[] =

@@ -9,11 +9,10 @@
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/sql/query_test_util_internal.h"
 #include "deltaguard/sql/session_internal.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
 
 class QueryPlanSourceTest : public testing::QueryFixture {
  protected:

@@ -13,9 +13,6 @@
 namespace deltaguard {
 namespace {
 
-using testing::Ddl;
-using testing::TempDir;
-
 constexpr char kDeclared[] = "code VARCHAR(3) COMMENT 'ISO code', n BIGINT";
 
 // One batch of rows in the Arrow types of `kDeclared`, with its Delta schema beside.
