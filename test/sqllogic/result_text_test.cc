@@ -4,10 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "testing/matchers.h"
+
 namespace deltaguard::sqllogic {
 namespace {
-
-using ::testing::HasSubstr;
 
 std::shared_ptr<arrow::Table> SampleTable() {
   arrow::Int64Builder ids;

@@ -3,11 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "testing/matchers.h"
+
 namespace deltaguard::sqllogic {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 TestFile MustParse(std::string_view text) {
   auto file = ParseTestFile(text, "t.test");

@@ -35,3 +35,7 @@ class TempDir {
 };
 
 }  // namespace deltaguard::testing
+
+namespace deltaguard {
+using testing::TempDir;  // named in tests without a using block (testing/matchers.h)
+}  // namespace deltaguard

@@ -23,16 +23,10 @@
 
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/schema/ddl.h"
+#include "testing/schema_util.h"
 #include "testing/temp_dir.h"
 
 namespace deltaguard::testing {
-
-/// A schema from a DDL column list ("a INT, b STRING"); a parse error fails the test.
-inline SchemaRef Ddl(const std::string& text) {
-  auto schema = ParseDdlSchema(text);
-  EXPECT_TRUE(schema) << schema.error().ToString();
-  return *schema;
-}
 
 /// A batch in `schema`'s logical Arrow types from a JSON array of row objects.
 inline std::shared_ptr<arrow::RecordBatch> Rows(const SchemaRef& schema,
@@ -135,3 +129,12 @@ inline std::string AddAction(const std::string& path,
 }
 
 }  // namespace deltaguard::testing
+
+// Named in tests without a using block (testing/matchers.h).
+namespace deltaguard {
+using testing::ArrayFromJson;
+using testing::ReadTextFile;
+using testing::Rows;
+using testing::WriteParquet;
+using testing::WriteTextFile;
+}  // namespace deltaguard

@@ -252,6 +252,34 @@ Result<SchemaRef> FromArrowSchema(const arrow::Schema& schema) {
   return std::make_shared<const StructType>(std::move(fields));
 }
 
+namespace {
+
+bool TypeRoundTrips(const DataType& type) {
+  switch (type.kind()) {
+    case TypeKind::kVariant:
+      return false;
+    case TypeKind::kStruct:
+      return RoundTripsThroughArrow(static_cast<const StructType&>(type));
+    case TypeKind::kArray:
+      return TypeRoundTrips(*static_cast<const ArrayType&>(type).element_type());
+    case TypeKind::kMap: {
+      const auto& map = static_cast<const MapType&>(type);
+      return TypeRoundTrips(*map.key_type()) && TypeRoundTrips(*map.value_type());
+    }
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+bool RoundTripsThroughArrow(const StructType& schema) {
+  for (const StructField& field : schema.fields()) {
+    if (!field.metadata.empty() || !TypeRoundTrips(*field.type)) return false;
+  }
+  return true;
+}
+
 std::shared_ptr<arrow::DataType> StringDictionaryType() {
   return arrow::dictionary(arrow::int32(), arrow::utf8());
 }

@@ -63,4 +63,12 @@ Result<DataTypeRef> FromArrowType(const arrow::DataType& type);
 /// The Delta schema of an Arrow schema; errors name the (dotted) column.
 Result<SchemaRef> FromArrowSchema(const arrow::Schema& schema);
 
+/// Whether FromArrowSchema(ToArrowSchema(schema)) gives `schema` back: true unless a
+/// field at any depth has metadata (FromArrowSchema reads none back) or a type is
+/// variant (it travels as its struct layout and comes back as that struct). A producer
+/// that knows the Delta schema of its input passes it beside the Arrow one
+/// (write/write_types.h BatchSource::delta_schema) when this holds, so the write sees
+/// the schema it would have derived, without the round trip.
+bool RoundTripsThroughArrow(const StructType& schema);
+
 }  // namespace deltaguard

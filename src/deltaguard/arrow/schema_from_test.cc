@@ -5,12 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/arrow/schema.h"
+#include "deltaguard/schema/ddl.h"
+#include "deltaguard/schema/schema_json.h"
 #include "deltaguard/util/depth_guard.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 TEST(FromArrowTypeTest, PrimitiveMapping) {
   const std::vector<std::pair<std::shared_ptr<arrow::DataType>, std::string>> cases = {
@@ -122,6 +123,36 @@ TEST(FromArrowTypeTest, NestingDeeperThanDeltaTypesIsRefused) {
   EXPECT_EQ(deep.error().code, ErrorCode::kUnsupportedFeature);
   EXPECT_THAT(deep.error().message, ::testing::HasSubstr("deeper than 64 levels"));
   EXPECT_FALSE(FromArrowSchema(*nest(10000)));
+}
+
+// RoundTripsThroughArrow is exactly "FromArrowSchema(ToArrowSchema(s)) == s": checked
+// against the round trip itself for schemas on both sides of the line.
+TEST(RoundTripsThroughArrowTest, AgreesWithTheRoundTrip) {
+  struct Case {
+    const char* ddl;
+    bool round_trips;
+  };
+  const Case cases[] = {
+      {"id BIGINT NOT NULL, d DECIMAL(12,3), t TIMESTAMP, n TIMESTAMP_NTZ, x DATE", true},
+      {"s STRUCT<a: INT NOT NULL, b: ARRAY<STRING>>, m MAP<STRING, BINARY>", true},
+      {"v VARCHAR(3)", false},                      // top-level metadata
+      {"c STRING COMMENT 'note'", false},           // top-level comment
+      {"s STRUCT<a: INT COMMENT 'inner'>", false},  // nested comment
+      {"m MAP<STRING, STRUCT<a: INT COMMENT 'x'>>", false},
+      {"v VARIANT", false},  // travels as struct<metadata, value>
+      {"a ARRAY<VARIANT>", false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.ddl);
+    auto schema = ParseDdlSchema(c.ddl);
+    ASSERT_TRUE(schema) << schema.error().ToString();
+    auto arrow_schema = ToArrowSchema(**schema);
+    ASSERT_TRUE(arrow_schema) << arrow_schema.error().ToString();
+    auto back = FromArrowSchema(**arrow_schema);
+    ASSERT_TRUE(back) << back.error().ToString();
+    EXPECT_EQ(SchemaToJson(**back) == SchemaToJson(**schema), c.round_trips);
+    EXPECT_EQ(RoundTripsThroughArrow(**schema), c.round_trips);
+  }
 }
 
 }  // namespace

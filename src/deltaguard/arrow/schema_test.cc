@@ -4,19 +4,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "testing/schema_util.h"
+
 namespace deltaguard {
 namespace {
 
-StructField Field(std::string name, DataTypeRef type, bool nullable = true,
-                  FieldMetadata md = {}) {
-  return StructField{std::move(name), std::move(type), nullable, std::move(md)};
-}
-
-FieldMetadata Mapping(int id, const std::string& physical) {
-  return FieldMetadata(
-      {{std::string(kColumnMappingIdKey), std::to_string(id)},
-       {std::string(kColumnMappingPhysicalNameKey), "\"" + physical + "\""}});
-}
+using testing::Field;
+using testing::Mapping;
 
 TEST(ArrowSchemaTest, PrimitiveTypes) {
   const std::vector<std::pair<DataTypeRef, std::shared_ptr<arrow::DataType>>> cases = {

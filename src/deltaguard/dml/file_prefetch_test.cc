@@ -8,15 +8,12 @@
 #include <fstream>
 
 #include "deltaguard/dml/dml_internal.h"
-#include "deltaguard/dml/dml_test_util_internal.h"
 #include "deltaguard/dml/file_prefetch_internal.h"
 #include "deltaguard/table/table.h"
+#include "testing/table_fixture.h"
 
 namespace deltaguard::dml_internal {
 namespace {
-
-using testing::MakeTable;
-using testing::TempDir;
 
 // Each batch as "file:first id..last id" plus "end" markers, as the prefetcher yields.
 std::vector<std::string> Drain(FilePrefetcher& p, size_t files) {

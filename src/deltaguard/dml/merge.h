@@ -93,6 +93,8 @@ struct MergeWhen {
 };
 
 struct MergeSpec {
+  /// The source; its `delta_schema`, when set, is the source schema (made nullable) and
+  /// the batches are conformed to it; otherwise it is derived from the Arrow schema.
   BatchSource source;
   /// Qualifiers of the two sides (case-insensitive, must differ). The SQL layer passes
   /// the table name when no alias is written.

@@ -412,13 +412,17 @@ Result<MergePlan> PlanMerge(const DmlTarget& target, const MergeSpec& spec,
   plan.source_alias = spec.source_alias;
   DELTA_RETURN_IF_ERROR(CheckSpec(spec, table));
   plan.target_schema = snapshot.schema();
-  auto source_schema = FromArrowSchema(*spec.source.schema);
+  SchemaRef source_schema = spec.source.delta_schema;
   if (!source_schema) {
-    return WithContext(source_schema.error(),
-                       fmt::format("MERGE source '{}'", spec.source.name));
+    auto derived = FromArrowSchema(*spec.source.schema);
+    if (!derived) {
+      return WithContext(derived.error(),
+                         fmt::format("MERGE source '{}'", spec.source.name));
+    }
+    source_schema = std::move(*derived);
   }
   plan.source_schema =
-      std::static_pointer_cast<const StructType>(MakeNullable(*source_schema));
+      std::static_pointer_cast<const StructType>(MakeNullable(source_schema));
   DELTA_ASSIGN_OR_RETURN(plan.source_arrow, ToArrowSchema(*plan.source_schema));
   const StructType& t = *plan.target_schema;
   const StructType& s = *plan.source_schema;

@@ -4,18 +4,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "deltaguard/dml/dml_test_util_internal.h"
 #include "deltaguard/dml/merge.h"
+#include "testing/matchers.h"
+#include "testing/table_fixture.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Dump;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using testing::JsonSource;
-using testing::MakeTable;
-using testing::TempDir;
 
 constexpr char kOrders[] = "order_id BIGINT, status STRING, channel STRING";
 constexpr char kChanges[] =
@@ -392,6 +386,32 @@ TEST(MergeSchemaTest, NestedFieldAssignmentInMatchedUpdate) {
                   .Execute();
   ASSERT_FALSE(both);
   EXPECT_THAT(both.error().message, HasSubstr("both as a whole"));
+}
+
+// The source's Delta schema, when its producer supplies one, is the MERGE source schema
+// (the batches are conformed to it): a column added by evolution takes its type from
+// there, not from the Arrow batches (INT here, declared BIGINT).
+TEST(MergeSchemaTest, EvolutionTakesTheSuppliedSourceSchema) {
+  TempDir dir;
+  std::string path = Orders(dir);
+  BatchSource source =
+      JsonSource("order_id BIGINT, status STRING, channel STRING, points INT",
+                 R"([{"order_id":1007,"status":"placed","channel":"web","points":5}])");
+  source.delta_schema =
+      testing::Ddl("order_id BIGINT, status STRING, channel STRING, points BIGINT");
+  auto r = MergeBuilder(MakeLocalFileSystem(), path, std::move(source),
+                        "t.order_id = s.order_id", "t", "s")
+               .WhenNotMatchedInsertAll()
+               .WithSchemaEvolution()
+               .Execute();
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_THAT(r->added_columns, ElementsAre("points"));
+  auto snapshot = OpenSnapshot(path);
+  ASSERT_TRUE(snapshot) << snapshot.error().ToString();
+  EXPECT_EQ((*snapshot)->schema()->field(3).type->ToString(), "long");
+  EXPECT_THAT(Dump(path),
+              ElementsAre("order_id,status,channel,points", "1006|placed|web|null",
+                          "1007|placed|web|5", "1008|placed|web|null"));
 }
 
 }  // namespace

@@ -7,21 +7,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "deltaguard/dml/dml_test_util_internal.h"
 #include "deltaguard/dml/update_delete.h"
 #include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/io/parquet/parquet_file.h"
+#include "testing/matchers.h"
 #include "testing/racing_file_system.h"
+#include "testing/table_fixture.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Dump;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using testing::JsonSource;
-using testing::MakeTable;
-using testing::TempDir;
 
 constexpr char kDdl[] = "id BIGINT, name STRING, amount INT";
 

@@ -7,20 +7,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "deltaguard/dml/dml_test_util_internal.h"
 #include "deltaguard/expr/parser.h"
 #include "deltaguard/table/constraints_ddl.h"
 #include "deltaguard/table/table.h"
+#include "testing/matchers.h"
+#include "testing/table_fixture.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Dump;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using testing::MakeTable;
-using ::testing::Not;
-using testing::TempDir;
 
 // Two partitions (US: ids 1, 3; DE: ids 2, 4), one file each.
 std::string Partitioned(const TempDir& dir) {

@@ -11,11 +11,10 @@
 
 #include "deltaguard/evolution/alter_schema.h"
 #include "deltaguard/schema/ddl.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 SchemaRef Schema(const std::string& ddl) {
   auto schema = ParseDdlSchema(ddl);

@@ -13,11 +13,10 @@
 
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 SchemaRef Schema(const std::string& ddl) {
   auto schema = ParseDdlSchema(ddl);

@@ -10,11 +10,10 @@
 
 #include "deltaguard/evolution/alter_schema.h"
 #include "deltaguard/schema/ddl.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 DataTypeRef Type(const std::string& ddl) {
   auto type = ParseDdlType(ddl);

@@ -4,17 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/schema/ddl.h"
+#include "testing/matchers.h"
+#include "testing/schema_util.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
-
-SchemaRef Ddl(std::string_view text) {
-  auto s = ParseDdlSchema(text);
-  EXPECT_TRUE(s) << text;
-  return *s;
-}
 
 TEST(FormatSchemaComparisonTest, MarksEachKindOfDifference) {
   SchemaRef table = Ddl("id BIGINT NOT NULL, qty INT, note STRING");

@@ -5,10 +5,10 @@
 
 #include <memory>
 
+#include "testing/matchers.h"
+
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 TEST(TypeChangesTest, EntryJsonUsesSparkKeyOrderAndTypeNames) {
   EXPECT_EQ(TypeChangeEntryJson(*DataType::Integer(), *DataType::Long(), ""),

@@ -6,19 +6,11 @@
 #include <memory>
 
 #include "deltaguard/schema/ddl.h"
+#include "testing/matchers.h"
+#include "testing/schema_util.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
-
-SchemaRef Ddl(std::string_view text) {
-  auto s = ParseDdlSchema(text);
-  EXPECT_TRUE(s) << text;
-  return *s;
-}
 
 TEST(CheckPositionalNamesTest, SameNamesInTheSameOrderPass) {
   SchemaRef t = Ddl("id BIGINT, name STRING, amount DOUBLE");

@@ -10,21 +10,11 @@
 #include "deltaguard/evolution/schema_format.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
+#include "testing/matchers.h"
+#include "testing/schema_util.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::IsEmpty;
-using ::testing::Not;
-using ::testing::StartsWith;
-
-SchemaRef Ddl(std::string_view text) {
-  auto s = ParseDdlSchema(text);
-  EXPECT_TRUE(s) << text << ": " << s.error().ToString();
-  return s ? *s : std::make_shared<StructType>(std::vector<StructField>{});
-}
 
 WriteSchemaOptions Opts(bool merge, bool widen = false) {
   WriteSchemaOptions o;

@@ -7,14 +7,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using ::deltaguard::testing::ArrayFromJson;
-using ::deltaguard::testing::Ddl;
-using ::testing::HasSubstr;
 
 std::shared_ptr<arrow::RecordBatch> Batch(
     const std::vector<std::pair<std::shared_ptr<arrow::Field>, std::string>>& columns) {

@@ -13,9 +13,6 @@
 namespace deltaguard {
 namespace {
 
-using testing::Ddl;
-using testing::Rows;
-
 std::vector<CharVarcharLimit> Limits(const SchemaRef& schema) {
   auto limits = CharVarcharLimits(*schema);
   EXPECT_TRUE(limits) << limits.error().ToString();

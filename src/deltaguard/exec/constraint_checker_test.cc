@@ -12,9 +12,6 @@
 namespace deltaguard {
 namespace {
 
-using testing::Ddl;
-using testing::Rows;
-
 Metadata WithConfig(StringMap config) {
   Metadata m;
   m.configuration = std::move(config);

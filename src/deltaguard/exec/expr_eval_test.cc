@@ -12,9 +12,6 @@
 namespace deltaguard {
 namespace {
 
-using testing::Ddl;
-using testing::Rows;
-
 class ExprEvalTest : public ::testing::Test {
  protected:
   void SetUp() override {

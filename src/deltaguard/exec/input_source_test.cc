@@ -8,38 +8,16 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/arrow/status.h"
+#include "deltaguard/exec/input_test_util_internal.h"
 #include "deltaguard/exec/text_values_internal.h"
 #include "deltaguard/io/fs/fault_injection_file_system.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
 
-using ::deltaguard::testing::ArrayFromJson;
-using ::deltaguard::testing::Ddl;
-using ::deltaguard::testing::TempDir;
-using ::deltaguard::testing::WriteParquet;
-using ::deltaguard::testing::WriteTextFile;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-
-/// Read every batch of `path`; the first error is returned.
-Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> ReadAll(
-    const std::string& path, const InputOptions& options,
-    InputFile* inspected = nullptr) {
-  DELTA_ASSIGN_OR_RETURN(InputFile file, InspectInput(path, options));
-  if (inspected != nullptr) *inspected = file;
-  DELTA_ASSIGN_OR_RETURN(auto reader, OpenInput(file, options));
-  std::vector<std::shared_ptr<arrow::RecordBatch>> out;
-  while (true) {
-    std::shared_ptr<arrow::RecordBatch> batch;
-    arrow::Status st = reader->ReadNext(&batch);
-    if (!st.ok()) return internal::FromArrowStatus(st, ErrorCode::kInternal, "read");
-    if (batch == nullptr) break;
-    out.push_back(batch);
-  }
-  return out;
-}
+using testing::ReadAll;
 
 std::shared_ptr<arrow::RecordBatch> SampleBatch() {
   auto schema = arrow::schema(

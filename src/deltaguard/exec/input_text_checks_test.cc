@@ -10,34 +10,16 @@
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/csv_scan_internal.h"
 #include "deltaguard/exec/input_source.h"
+#include "deltaguard/exec/input_test_util_internal.h"
 #include "deltaguard/exec/text_stream_internal.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
 
-using ::deltaguard::testing::Ddl;
-using ::deltaguard::testing::TempDir;
-using ::deltaguard::testing::WriteParquet;
-using ::deltaguard::testing::WriteTextFile;
-using ::testing::HasSubstr;
-using ::testing::Not;
-
-Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> ReadAll(
-    const std::string& path, const InputOptions& options) {
-  DELTA_ASSIGN_OR_RETURN(InputFile file, InspectInput(path, options));
-  DELTA_ASSIGN_OR_RETURN(auto reader, OpenInput(file, options));
-  std::vector<std::shared_ptr<arrow::RecordBatch>> out;
-  while (true) {
-    std::shared_ptr<arrow::RecordBatch> batch;
-    arrow::Status st = reader->ReadNext(&batch);
-    if (!st.ok()) return internal::FromArrowStatus(st, ErrorCode::kInternal, "read");
-    if (batch == nullptr) break;
-    out.push_back(batch);
-  }
-  return out;
-}
+using testing::ReadAll;
 
 int64_t Rows(const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches) {
   int64_t n = 0;

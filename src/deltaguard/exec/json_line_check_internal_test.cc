@@ -12,14 +12,11 @@
 
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/input_source.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using ::deltaguard::testing::TempDir;
-using ::deltaguard::testing::WriteTextFile;
-using ::testing::HasSubstr;
 
 std::string Record(int depth) {  // the record object plus depth - 1 nested arrays
   return R"({"a": )" + std::string(depth - 1, '[') + "1" + std::string(depth - 1, ']') +

@@ -4,11 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/log/log_test_util.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 template <typename T>
 T ParseOne(const std::string& line) {

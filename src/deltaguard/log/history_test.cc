@@ -4,11 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/log/log_test_util.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
 
-using ::testing::HasSubstr;
 using namespace testing;  // NOLINT: test helpers
 
 constexpr int64_t kT0 = 1600000000000;  // mtime of commit 0

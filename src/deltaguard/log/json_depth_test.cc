@@ -7,11 +7,10 @@
 
 #include "deltaguard/log/actions.h"
 #include "deltaguard/util/depth_guard.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 std::string Nested(int depth) {
   return R"({"commitInfo":{"x":)" + std::string(depth, '[') + std::string(depth, ']') +

@@ -4,11 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/log/log_test_util.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::TestTable;
 
 std::vector<int64_t> Versions(const LogSegment& seg) {

@@ -3,10 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "testing/matchers.h"
+
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
 
 AddFile Add(std::string path, int64_t size = 1, std::string dv = "") {
   AddFile a;

@@ -6,12 +6,11 @@
 #include "deltaguard/log/checkpoint.h"
 #include "deltaguard/log/log_test_util.h"
 #include "deltaguard/schema/data_type.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using namespace testing;  // NOLINT: test helpers
 
 std::vector<std::string> Paths(const Snapshot& s) {

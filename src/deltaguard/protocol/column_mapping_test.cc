@@ -11,18 +11,11 @@
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/matchers.h"
+#include "testing/schema_util.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-
-SchemaRef Ddl(std::string_view text) {
-  auto s = ParseDdlSchema(text);
-  EXPECT_TRUE(s.has_value()) << s.error().message;
-  return *s;
-}
 
 struct Seen {
   std::string path;

@@ -4,12 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/protocol/table_feature.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 Protocol Make(int r, int w, std::optional<std::vector<std::string>> rf = std::nullopt,
               std::optional<std::vector<std::string>> wf = std::nullopt) {

@@ -3,10 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "testing/matchers.h"
+
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 Metadata WithConfig(StringMap config) {
   Metadata m;

@@ -7,31 +7,17 @@
 #include <vector>
 
 #include "deltaguard/protocol/write_protocol.h"
+#include "deltaguard/protocol/write_protocol_test_util_internal.h"
 #include "deltaguard/schema/ddl.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
 
-using ::testing::HasSubstr;
-using Names = std::vector<std::string>;
-
-SchemaRef Ddl(std::string_view text) {
-  auto s = ParseDdlSchema(text);
-  EXPECT_TRUE(s.has_value()) << s.error().message;
-  return *s;
-}
-
-SchemaRef WithMetadata(std::string_view key, std::string raw) {
-  StructField f{"c", DataType::Long(), true, FieldMetadata().With(key, std::move(raw))};
-  return std::make_shared<const StructType>(std::vector<StructField>{f});
-}
-
-Protocol Legacy(int32_t r, int32_t w) {
-  return Protocol{r, w, std::nullopt, std::nullopt};
-}
-Protocol Tf(int32_t r, std::optional<Names> readers, Names writers) {
-  return Protocol{r, 7, std::move(readers), std::move(writers)};
-}
+using testing::Legacy;
+using testing::Names;
+using testing::Tf;
+using testing::WithMetadata;
 
 Metadata WithConfig(StringMap config) {
   Metadata m;

@@ -3,15 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "testing/matchers.h"
+#include "testing/schema_util.h"
+
 namespace deltaguard {
 namespace {
 
-using ::testing::HasSubstr;
-
-StructField Field(std::string name, DataTypeRef type, bool nullable = true,
-                  FieldMetadata md = {}) {
-  return StructField{std::move(name), std::move(type), nullable, std::move(md)};
-}
+using testing::Field;
 
 DataTypeRef Struct(std::vector<StructField> fields) {
   return std::make_shared<StructType>(std::move(fields));

@@ -5,11 +5,10 @@
 
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/util/depth_guard.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 std::string TypeString(std::string_view ddl) {
   auto t = ParseDdlType(ddl);

@@ -3,10 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "testing/matchers.h"
+
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 // A schema in exactly Spark's output form, with every type, nesting at several levels,
 // and metadata of every JSON kind.

@@ -9,13 +9,12 @@
 #include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/table/write.h"
+#include "testing/matchers.h"
 #include "testing/temp_dir.h"
 
 namespace deltaguard {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 namespace stdfs = std::filesystem;
 
 TableRef Name(std::vector<std::string> parts) {

@@ -5,12 +5,10 @@
 
 #include "deltaguard/sql/query.h"
 #include "deltaguard/sql/query_test_util_internal.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 class QueryAggregateTest : public testing::QueryFixture {};
 

@@ -12,13 +12,10 @@
 #include "deltaguard/log/history.h"
 #include "deltaguard/sql/query.h"
 #include "deltaguard/sql/query_test_util_internal.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::Contains;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 class QuerySourcesTest : public testing::QueryFixture {
  protected:

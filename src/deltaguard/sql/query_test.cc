@@ -6,12 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/sql/query_test_util_internal.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 class QueryTest : public testing::QueryFixture {};
 

@@ -5,13 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/sql/session_test_util_internal.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::Not;
 
 class SessionAlterTest : public testing::SessionFixture {
  protected:

@@ -99,11 +99,7 @@ Result<bool> NonEmptyNonDelta(const FileSystemRef& fs, const std::string& dir) {
 
 Result<BatchSource> QuerySource(SessionState& state, const SelectStmt& query) {
   DELTA_ASSIGN_OR_RETURN(QueryPlan plan, PlanQuery(query, state.Query()));
-  BatchSource source;
-  source.name = plan.source_name;
-  source.schema = plan.arrow_schema;
-  source.open = plan.open;
-  return source;
+  return QueryPlanSource(plan, plan.source_name);
 }
 
 }  // namespace

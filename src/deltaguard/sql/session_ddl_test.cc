@@ -9,12 +9,10 @@
 
 #include "deltaguard/sql/session_test_util_internal.h"
 #include "deltaguard/table/constraints_ddl.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 class SessionDdlTest : public testing::SessionFixture {
  protected:

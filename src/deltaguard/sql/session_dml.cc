@@ -115,12 +115,10 @@ Result<StatementResult> ExecuteMerge(SessionState& state, const MergeStmt& stmt)
 
   MergeSpec spec;
   // Named as written: a table's name, else the alias (a subquery's plan has no name).
-  spec.source.name =
-      stmt.source.kind == FromClause::Kind::kTable
-          ? stmt.source.table.ToString()
-          : (stmt.source.alias.empty() ? plan.source_name : stmt.source.alias);
-  spec.source.schema = plan.arrow_schema;
-  spec.source.open = plan.open;
+  spec.source = QueryPlanSource(
+      plan, stmt.source.kind == FromClause::Kind::kTable
+                ? stmt.source.table.ToString()
+                : (stmt.source.alias.empty() ? plan.source_name : stmt.source.alias));
   spec.target_alias =
       stmt.target_alias.empty() ? DefaultAlias(stmt.target, "target") : stmt.target_alias;
   spec.source_alias = SourceAlias(stmt.source);

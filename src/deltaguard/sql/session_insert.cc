@@ -16,6 +16,7 @@
 #include <memory>
 #include <utility>
 
+#include "deltaguard/arrow/schema.h"
 #include "deltaguard/evolution/write_checks.h"
 #include "deltaguard/sql/session_internal.h"
 #include "deltaguard/table/write.h"
@@ -102,6 +103,38 @@ Result<std::vector<std::string>> ListedColumns(const InsertStmt& stmt,
 
 }  // namespace
 
+BatchSource QueryPlanSource(const QueryPlan& plan, std::string name,
+                            const std::vector<std::string>& names) {
+  BatchSource source;
+  source.name = std::move(name);
+  source.schema = plan.arrow_schema;
+  source.open = plan.open;
+  if (RoundTripsThroughArrow(*plan.schema)) source.delta_schema = plan.schema;
+  if (names.empty()) return source;
+  arrow::FieldVector fields;
+  std::vector<StructField> delta_fields;
+  for (int i = 0; i < plan.arrow_schema->num_fields(); ++i) {
+    fields.push_back(plan.arrow_schema->field(i)->WithName(names[i]));
+  }
+  if (source.delta_schema) {
+    for (size_t i = 0; i < plan.schema->num_fields(); ++i) {
+      StructField field = plan.schema->field(i);
+      field.name = names[i];
+      delta_fields.push_back(std::move(field));
+    }
+    source.delta_schema = std::make_shared<StructType>(std::move(delta_fields));
+  }
+  auto renamed = arrow::schema(std::move(fields), plan.arrow_schema->metadata());
+  source.schema = renamed;
+  source.open = [open = plan.open,
+                 renamed]() -> Result<std::shared_ptr<arrow::RecordBatchReader>> {
+    DELTA_ASSIGN_OR_RETURN(auto reader, open());
+    return std::shared_ptr<arrow::RecordBatchReader>(
+        std::make_shared<RenamingReader>(std::move(reader), renamed));
+  };
+  return source;
+}
+
 Result<StatementResult> ExecuteSelect(SessionState& state, const SelectStmt& stmt) {
   DELTA_ASSIGN_OR_RETURN(QueryPlan plan, PlanQuery(stmt, state.Query()));
   DELTA_ASSIGN_OR_RETURN(auto reader, plan.open());
@@ -180,29 +213,16 @@ Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stm
     }
     written = listed;
   }
-  std::shared_ptr<arrow::Schema> source_schema = plan.arrow_schema;
-  if (written != input_names) {
-    arrow::FieldVector fields;
-    for (int i = 0; i < plan.arrow_schema->num_fields(); ++i) {
-      fields.push_back(plan.arrow_schema->field(i)->WithName(written[i]));
-    }
-    source_schema = arrow::schema(std::move(fields), plan.arrow_schema->metadata());
-  }
-
-  BatchSource source;
   // Errors while writing say "input '<this>'": name the target table, not the query's
-  // source (a SELECT without FROM is "no table").
-  source.name = fmt::format(
-      "INSERT INTO {} from {}", shown,
-      plan.source_name == "no table" ? "a query without FROM" : plan.source_name);
-  source.schema = source_schema;
-  source.by_position = false;  // renamed above: names now say where each column goes
-  source.open = [open = plan.open,
-                 source_schema]() -> Result<std::shared_ptr<arrow::RecordBatchReader>> {
-    DELTA_ASSIGN_OR_RETURN(auto reader, open());
-    return std::shared_ptr<arrow::RecordBatchReader>(
-        std::make_shared<RenamingReader>(std::move(reader), source_schema));
-  };
+  // source (a SELECT without FROM is "no table"). Renamed, the names say where each
+  // column goes, so the source is matched by name (batches always pass the renaming
+  // reader, which also checks each batch has the plan's column count).
+  BatchSource source =
+      QueryPlanSource(plan,
+                      fmt::format("INSERT INTO {} from {}", shown,
+                                  plan.source_name == "no table" ? "a query without FROM"
+                                                                 : plan.source_name),
+                      written);
 
   WriteOptions options;
   options.mode =

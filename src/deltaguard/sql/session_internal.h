@@ -16,6 +16,7 @@
 #include "deltaguard/sql/query.h"
 #include "deltaguard/sql/session.h"
 #include "deltaguard/util/result.h"
+#include "deltaguard/write/write_types.h"
 
 namespace deltaguard::internal {
 
@@ -77,6 +78,19 @@ Error NameTable(Error error, const ResolvedTable& table, const TableRef& ref);
 /// The latest snapshot of an existing table, errors naming the table as written.
 Result<SnapshotRef> LoadTable(const SessionState& state, const ResolvedTable& table,
                               const TableRef& ref);
+
+/// A planned query as the input of a write (CTAS, REPLACE AS SELECT, INSERT, the MERGE
+/// source), named `name` in messages. `names`, when not empty, renames the top-level
+/// columns (INSERT writes query column i to the table column names[i]); it must have one
+/// name per column. The source carries the plan's Delta schema (renamed alike) when the
+/// Arrow schema carries it exactly (arrow/schema.h RoundTripsThroughArrow); otherwise
+/// `delta_schema` stays null and the write derives it from the Arrow schema as before,
+/// because the plan's schema would then differ from what writes have always seen: it
+/// keeps nested field metadata (comments, invariants, column-mapping names of the
+/// source table), which a new table or a new column would inherit, and says VARIANT
+/// where the rows hold its struct layout, which would change the created column's type.
+BatchSource QueryPlanSource(const QueryPlan& plan, std::string name,
+                            const std::vector<std::string>& names = {});
 
 /// Lower-case a temp view / table name for lookups.
 std::string LowerName(std::string_view name);

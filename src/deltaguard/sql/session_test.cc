@@ -10,13 +10,10 @@
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/sql/session_internal.h"
 #include "deltaguard/sql/session_test_util_internal.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
 
 class SessionTest : public testing::SessionFixture {};
 

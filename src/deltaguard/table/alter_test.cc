@@ -21,66 +21,31 @@
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/txn/transaction.h"
+#include "testing/matchers.h"
 #include "testing/racing_file_system.h"
+#include "testing/table_fixture.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
 
-using testing::Ddl;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using testing::ReadTextFile;
-using testing::Rows;
-using testing::TempDir;
-using ::testing::UnorderedElementsAre;
+using testing::AppendJson;
+using testing::CommitFile;
+using testing::CreateDdlTable;
+using testing::OpenTable;
 
 FileSystemRef Fs() { return MakeLocalFileSystem(); }
 
-SnapshotRef Open(const std::string& path) {
-  auto snapshot = OpenSnapshot(path);
-  EXPECT_TRUE(snapshot) << snapshot.error().ToString();
-  return snapshot ? *snapshot : nullptr;
-}
-
-void Create(const std::string& path, const std::string& ddl, StringMap properties = {},
-            std::vector<std::string> partitions = {}) {
-  CreateTableOptions options;
-  options.schema = Ddl(ddl);
-  options.properties = std::move(properties);
-  options.partition_columns = std::move(partitions);
-  auto created = CreateTable(Fs(), path, options);
-  ASSERT_TRUE(created) << created.error().ToString();
-}
-
-// Append rows given as JSON objects in the logical types of `ddl`.
-void Append(const std::string& path, const std::string& ddl, const std::string& json) {
-  auto batch = Rows(Ddl(ddl), json);
-  std::vector<BatchSource> sources;
-  sources.push_back(SourceFromReader(
-      "rows", *arrow::RecordBatchReader::Make({batch}, batch->schema())));
-  auto written = WriteTable(Fs(), path, std::move(sources), {});
-  ASSERT_TRUE(written) << written.error().ToString();
-}
-
 // Every row as canonical JSON ({"a":1,...} in table column order), sorted.
 std::vector<std::string> ReadRows(const std::string& path) {
-  auto snapshot = Open(path);
-  if (!snapshot) return {};
-  auto scan = TableScan::Make(snapshot, {});
-  EXPECT_TRUE(scan) << scan.error().ToString();
-  if (!scan) return {};
   std::vector<std::string> rows;
-  while (true) {
-    auto batch = (*scan)->Next();
-    EXPECT_TRUE(batch) << batch.error().ToString();
-    if (!batch || !*batch) break;
-    for (int64_t r = 0; r < (*batch)->num_rows(); ++r) {
+  for (const auto& batch : testing::ScanTable(path).batches) {
+    for (int64_t r = 0; r < batch->num_rows(); ++r) {
       std::string row = "{";
-      for (int c = 0; c < (*batch)->num_columns(); ++c) {
+      for (int c = 0; c < batch->num_columns(); ++c) {
         if (c > 0) row += ",";
-        row += "\"" + (*batch)->schema()->field(c)->name() + "\":";
-        AppendJsonValue(*(*batch)->column(c), r, &row);
+        row += "\"" + batch->schema()->field(c)->name() + "\":";
+        AppendJsonValue(*batch->column(c), r, &row);
       }
       rows.push_back(row + "}");
     }
@@ -89,15 +54,9 @@ std::vector<std::string> ReadRows(const std::string& path) {
   return rows;
 }
 
-std::string CommitFile(const std::string& path, int64_t version) {
-  char name[32];
-  std::snprintf(name, sizeof(name), "%020lld.json", static_cast<long long>(version));
-  return ReadTextFile(path + "/_delta_log/" + name);
-}
-
 // The table's version and schema JSON: equal before and after a refused ALTER.
 std::string State(const std::string& path) {
-  auto s = Open(path);
+  auto s = OpenTable(path);
   return s ? std::to_string(s->version()) + " " + s->metadata().schema_string + " " +
                  std::to_string(s->protocol().min_writer_version)
            : "";
@@ -118,9 +77,10 @@ constexpr const char* kDdl = "id BIGINT, name STRING, country STRING";
 // column-mapped from the start.
 std::string MakeTable(const TempDir& dir, StringMap properties = {}) {
   const std::string path = dir.Join("t");
-  Create(path, kDdl, std::move(properties), {"country"});
-  Append(path, kDdl,
-         R"([{"id":1,"name":"a","country":"DE"},{"id":2,"name":null,"country":"US"}])");
+  CreateDdlTable(path, kDdl, std::move(properties), {"country"});
+  AppendJson(
+      path, kDdl,
+      R"([{"id":1,"name":"a","country":"DE"},{"id":2,"name":null,"country":"US"}])");
   return path;
 }
 
@@ -155,7 +115,7 @@ TEST(AlterTableTest, AddColumnsReadsOldFilesAsNullAndLogsSparkParameters) {
   const std::string ddl =
       "tag STRING, id BIGINT, name STRING, country STRING, "
       "info STRUCT<x: INT, z: BIGINT, y: STRING>";
-  Append(
+  AppendJson(
       path, ddl,
       R"([{"tag":"t","id":3,"name":"c","country":"DE","info":{"x":1,"z":9,"y":"q"}}])");
   EXPECT_THAT(ReadRows(path),
@@ -182,7 +142,7 @@ TEST(AlterTableTest, RenameAndDropNeedColumnMappingWhichEnablingKeepsFilesReadab
   ASSERT_TRUE(enabled->new_protocol);
   EXPECT_GE(enabled->new_protocol->min_reader_version, 2);
   EXPECT_TRUE(IsFeatureSupported(*enabled->new_protocol, "columnMapping"));
-  auto snapshot = Open(path);
+  auto snapshot = OpenTable(path);
   EXPECT_EQ(snapshot->column_mapping_mode(), ColumnMappingMode::kName);
   for (const auto& f : snapshot->schema()->fields()) {
     EXPECT_EQ(f.physical_name(), f.name);  // upgraded tables keep the old names
@@ -198,9 +158,10 @@ TEST(AlterTableTest, RenameAndDropNeedColumnMappingWhichEnablingKeepsFilesReadab
   // The partition column may be renamed too; partitionColumns follows.
   auto region = RenameColumn(Fs(), path, {"country"}, "region");
   ASSERT_TRUE(region) << region.error().ToString();
-  EXPECT_THAT(Open(path)->metadata().partition_columns, UnorderedElementsAre("region"));
-  Append(path, "id BIGINT, full_name STRING, region STRING",
-         R"([{"id":3,"full_name":"c","region":"FR"}])");
+  EXPECT_THAT(OpenTable(path)->metadata().partition_columns,
+              UnorderedElementsAre("region"));
+  AppendJson(path, "id BIGINT, full_name STRING, region STRING",
+             R"([{"id":3,"full_name":"c","region":"FR"}])");
   EXPECT_THAT(ReadRows(path),
               UnorderedElementsAre(R"({"id":1,"full_name":"a","region":"DE"})",
                                    R"({"id":2,"full_name":null,"region":"US"})",
@@ -216,7 +177,7 @@ TEST(AlterTableTest, RenameAndDropNeedColumnMappingWhichEnablingKeepsFilesReadab
   again.path = {"full_name"};
   again.type = DataType::String();
   ASSERT_TRUE(AddColumns(Fs(), path, {again}));
-  auto reopened = Open(path);
+  auto reopened = OpenTable(path);
   auto readded = reopened->schema()->FindPath({"full_name"});
   ASSERT_NE(readded, nullptr);
   EXPECT_THAT(*readded->physical_name(), HasSubstr("col-"));
@@ -234,8 +195,8 @@ TEST(AlterTableTest, TypeWideningReadsOldFilesInTheNewType) {
   TempDir dir;
   const std::string path = dir.Join("t");
   const std::string ddl = "id INT, d DATE, amount DECIMAL(5,2), f FLOAT";
-  Create(path, ddl);
-  Append(path, ddl, R"([{"id":2147483647,"d":19753,"amount":"123.45","f":1.5}])");
+  CreateDdlTable(path, ddl);
+  AppendJson(path, ddl, R"([{"id":2147483647,"d":19753,"amount":"123.45","f":1.5}])");
   const std::string before = State(path);
   ChangeColumnSpec to_long;
   to_long.type = DataType::Long();
@@ -270,8 +231,9 @@ TEST(AlterTableTest, TypeWideningReadsOldFilesInTheNewType) {
                         R"(\"metadata\":{\"delta.typeChanges\":[{\"toType\":\"double\",)"
                         R"(\"fromType\":\"float\"}]}}"})"));
   const std::string wide = "id BIGINT, d TIMESTAMP_NTZ, amount DECIMAL(10,4), f DOUBLE";
-  Append(path, wide,
-         R"([{"id":9000000000,"d":1706781600000000,"amount":"123456.7890","f":0.1}])");
+  AppendJson(
+      path, wide,
+      R"([{"id":9000000000,"d":1706781600000000,"amount":"123456.7890","f":0.1}])");
   EXPECT_THAT(ReadRows(path),
               UnorderedElementsAre(R"({"id":2147483647,"d":"2024-01-31T00:00:00.000000",)"
                                    R"("amount":"123.4500","f":1.5})",
@@ -291,7 +253,7 @@ TEST(AlterTableTest, SetNotNullScansAndRefusesWithCountAndSamples) {
                  "{id: 2, name: NULL, country: US}"});
   auto ok = ChangeColumn(Fs(), path, {"id"}, not_null);
   ASSERT_TRUE(ok) << ok.error().ToString();
-  EXPECT_FALSE(Open(path)->schema()->field(0).nullable);
+  EXPECT_FALSE(OpenTable(path)->schema()->field(0).nullable);
   // The write path now refuses NULL ids.
   auto batch = Rows(Ddl(kDdl), R"([{"id":null,"name":"x","country":"DE"}])");
   std::vector<BatchSource> sources;
@@ -303,7 +265,7 @@ TEST(AlterTableTest, SetNotNullScansAndRefusesWithCountAndSamples) {
   ChangeColumnSpec nullable;
   nullable.nullable = true;
   ASSERT_TRUE(ChangeColumn(Fs(), path, {"id"}, nullable));
-  EXPECT_TRUE(Open(path)->schema()->field(0).nullable);
+  EXPECT_TRUE(OpenTable(path)->schema()->field(0).nullable);
   // Unchanged definition: nothing committed.
   auto same = ChangeColumn(Fs(), path, {"id"}, nullable);
   ASSERT_TRUE(same) << same.error().ToString();
@@ -314,13 +276,13 @@ TEST(AlterTableTest, SetNotNullOnNestedFieldCountsNullParents) {
   TempDir dir;
   const std::string path = dir.Join("t");
   const std::string ddl = "id INT, s STRUCT<a: INT, b: STRING>";
-  Create(path, ddl);
+  CreateDdlTable(path, ddl);
   std::string rows = "[";
   for (int i = 0; i < 8; ++i) {
     rows += (i ? "," : "") + std::string("{\"id\":") + std::to_string(i) +
             (i % 2 ? ",\"s\":null}" : ",\"s\":{\"a\":1,\"b\":\"x\"}}");
   }
-  Append(path, ddl, rows + "]");
+  AppendJson(path, ddl, rows + "]");
   ChangeColumnSpec not_null;
   not_null.nullable = false;
   auto refused = ChangeColumn(Fs(), path, {"s", "a"}, not_null);
@@ -342,7 +304,7 @@ TEST(AlterTableTest, CommentAndReorderChangeOnlyTheSchema) {
   ChangeColumnSpec after;
   after.position = ColumnPosition{false, "name"};
   ASSERT_TRUE(ChangeColumn(Fs(), path, {"id"}, after));
-  auto snapshot = Open(path);
+  auto snapshot = OpenTable(path);
   EXPECT_EQ(snapshot->schema()->field(0).comment(), "the country");
   EXPECT_THAT(ReadRows(path),
               UnorderedElementsAre(R"({"country":"DE","name":"a","id":1})",
@@ -352,7 +314,7 @@ TEST(AlterTableTest, CommentAndReorderChangeOnlyTheSchema) {
 // Adds a CHECK constraint by hand (ADD CONSTRAINT is another engineer's work).
 void AddConstraintByHand(const std::string& path, const std::string& name,
                          const std::string& expression) {
-  auto snapshot = Open(path);
+  auto snapshot = OpenTable(path);
   auto txn = Transaction::Begin(Fs(), snapshot->table_root(), snapshot);
   ASSERT_TRUE(txn);
   Metadata md = snapshot->metadata();
@@ -432,7 +394,7 @@ TEST(AlterTableTest, SetAndUnsetPropertiesUpgradeTheProtocolAndRefuseWhatTheyMus
   EXPECT_EQ(set->new_protocol->min_writer_version, 7);
   EXPECT_THAT(*set->new_protocol->writer_features,
               ::testing::IsSupersetOf({"appendOnly", "invariants", "deletionVectors"}));
-  auto snapshot = Open(path);
+  auto snapshot = OpenTable(path);
   EXPECT_EQ(snapshot->metadata().GetConfig("delta.feature.deletionVectors"),
             std::nullopt);
   EXPECT_EQ(snapshot->metadata().GetConfig("my.key"), "v");
@@ -473,13 +435,13 @@ TEST(AlterTableTest, SetAndUnsetPropertiesUpgradeTheProtocolAndRefuseWhatTheyMus
 TEST(AlterTableTest, IdModeOnlyOnATableWithoutFiles) {
   TempDir dir;
   const std::string path = dir.Join("t");
-  Create(path, kDdl);
+  CreateDdlTable(path, kDdl);
   auto set = SetTableProperties(Fs(), path, {{"delta.columnMapping.mode", "id"}});
   ASSERT_TRUE(set) << set.error().ToString();
   auto renamed = RenameColumn(Fs(), path, {"name"}, "n");
   ASSERT_TRUE(renamed) << renamed.error().ToString();
-  Append(path, "id BIGINT, n STRING, country STRING",
-         R"([{"id":1,"n":"a","country":"DE"}])");
+  AppendJson(path, "id BIGINT, n STRING, country STRING",
+             R"([{"id":1,"n":"a","country":"DE"}])");
   EXPECT_THAT(ReadRows(path), UnorderedElementsAre(R"({"id":1,"n":"a","country":"DE"})"));
 }
 
@@ -487,7 +449,7 @@ TEST(AlterTableTest, DescribesFeaturesAndShowsProperties) {
   TempDir dir;
   const std::string path = MakeTable(dir, {{"delta.enableTypeWidening", "true"}});
   ASSERT_TRUE(SetTableProperties(Fs(), path, {{"delta.appendOnly", "false"}}));
-  auto snapshot = Open(path);
+  auto snapshot = OpenTable(path);
   TableFeaturesInfo info = DescribeTableFeatures(*snapshot);
   EXPECT_EQ(info.min_reader_version, 3);
   EXPECT_EQ(info.min_writer_version, 7);
@@ -526,7 +488,7 @@ TEST(AlterTableTest, ConcurrentMetadataChangeIsACommitConflict) {
   ASSERT_FALSE(lost);
   EXPECT_EQ(lost.error().code, ErrorCode::kCommitConflict);
   EXPECT_THAT(lost.error().message, HasSubstr("DELTA_METADATA_CHANGED"));
-  auto snapshot = Open(path);
+  auto snapshot = OpenTable(path);
   EXPECT_EQ(snapshot->version(), 2);
   EXPECT_NE(snapshot->schema()->FindPath({"winner"}), nullptr);
   EXPECT_NE(snapshot->schema()->FindPath({"name"}), nullptr);  // rename did not land
@@ -535,16 +497,16 @@ TEST(AlterTableTest, ConcurrentMetadataChangeIsACommitConflict) {
 TEST(AlterTableTest, SetNotNullConflictsWithAConcurrentAppend) {
   TempDir dir;
   const std::string path = dir.Join("t");
-  Create(path, kDdl);
-  Append(path, kDdl, R"([{"id":1,"name":"a","country":"DE"}])");
+  CreateDdlTable(path, kDdl);
+  AppendJson(path, kDdl, R"([{"id":1,"name":"a","country":"DE"}])");
   auto racing = std::make_shared<testing::RacingFileSystem>(
-      Fs(), [&] { Append(path, kDdl, R"([{"id":2,"name":null,"country":"DE"}])"); });
+      Fs(), [&] { AppendJson(path, kDdl, R"([{"id":2,"name":null,"country":"DE"}])"); });
   ChangeColumnSpec not_null;
   not_null.nullable = false;
   auto lost = ChangeColumn(racing, path, {"name"}, not_null);
   ASSERT_FALSE(lost);
   EXPECT_EQ(lost.error().code, ErrorCode::kCommitConflict);
-  EXPECT_TRUE(Open(path)->schema()->FindPath({"name"})->nullable);
+  EXPECT_TRUE(OpenTable(path)->schema()->FindPath({"name"})->nullable);
 }
 
 TEST(AlterTableTest, FailedCommitLeavesTheTableUnchangedAndARetryLands) {

@@ -17,16 +17,11 @@
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Ddl;
-using ::testing::HasSubstr;
-using testing::ReadTextFile;
-using testing::Rows;
-using testing::TempDir;
 
 constexpr const char* kDdl = "id BIGINT, amount INT, name STRING";
 

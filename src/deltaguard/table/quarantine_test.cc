@@ -15,35 +15,22 @@
 #include "deltaguard/table/constraints_ddl.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
+#include "testing/matchers.h"
+#include "testing/table_fixture.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
 
-using testing::Ddl;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using testing::TempDir;
-using testing::WriteTextFile;
-
 // Every row of the table as "col=value,..." text, sorted.
 std::vector<std::string> TableRows(const std::string& path) {
-  auto snapshot = OpenSnapshot(path);
-  EXPECT_TRUE(snapshot) << snapshot.error().ToString();
-  if (!snapshot) return {};
-  auto scan = TableScan::Make(*snapshot, ScanOptions{});
-  EXPECT_TRUE(scan) << scan.error().ToString();
-  if (!scan) return {};
   std::vector<std::string> out;
-  while (true) {
-    auto batch = (*scan)->Next();
-    EXPECT_TRUE(batch) << batch.error().ToString();
-    if (!batch || !*batch) break;
-    for (int64_t r = 0; r < (*batch)->num_rows(); ++r) {
+  for (const auto& batch : testing::ScanTable(path, ScanOptions{}).batches) {
+    for (int64_t r = 0; r < batch->num_rows(); ++r) {
       std::string line;
-      for (int c = 0; c < (*batch)->num_columns(); ++c) {
-        auto scalar = (*batch)->column(c)->GetScalar(r);
-        line += (c ? "," : "") + (*batch)->schema()->field(c)->name() + "=" +
+      for (int c = 0; c < batch->num_columns(); ++c) {
+        auto scalar = batch->column(c)->GetScalar(r);
+        line += (c ? "," : "") + batch->schema()->field(c)->name() + "=" +
                 (scalar.ok() ? (*scalar)->ToString() : "?");
       }
       out.push_back(line);

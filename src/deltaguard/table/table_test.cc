@@ -5,15 +5,14 @@
 
 #include <filesystem>
 
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::MetadataAction;
 using testing::ProtocolAction;
-using testing::TempDir;
 using testing::WriteCommit;
 
 const char kSchema[] = R"({"type":"struct","fields":[)"

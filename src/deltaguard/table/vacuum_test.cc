@@ -8,13 +8,10 @@
 #include "deltaguard/log/history.h"
 #include "deltaguard/log/log_test_util.h"
 #include "deltaguard/table/table.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::IsEmpty;
 
 constexpr int64_t kHour = 3600LL * 1000;
 constexpr int64_t kNow = 1800000000000;  // the injected clock

@@ -16,16 +16,13 @@
 #include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/table/table.h"
+#include "testing/matchers.h"
 #include "testing/racing_file_system.h"
+#include "testing/table_fixture.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Ddl;
-using ::testing::HasSubstr;
-using testing::Rows;
-using testing::TempDir;
 
 SchemaRef TableSchema() { return Ddl("id BIGINT NOT NULL, country STRING"); }
 
@@ -36,26 +33,16 @@ BatchSource Source(const std::vector<int64_t>& ids) {
             ",\"country\":\"" + (ids[i] % 2 ? "US" : "DE") + "\"}";
   }
   json += "]";
-  auto batch = Rows(TableSchema(), json);
-  auto reader = arrow::RecordBatchReader::Make({batch}, batch->schema());
-  return SourceFromReader("rows", *reader);
+  return testing::BatchesSource("rows", {Rows(TableSchema(), json)});
 }
 
 // The table's ids, sorted; an unreadable table fails the test.
 std::vector<int64_t> Ids(const std::string& path) {
-  auto snapshot = OpenSnapshot(path);
-  EXPECT_TRUE(snapshot) << snapshot.error().ToString();
-  if (!snapshot) return {};
   ScanOptions options;
   options.columns = {"id"};
-  auto scan = TableScan::Make(*snapshot, options);
-  EXPECT_TRUE(scan) << scan.error().ToString();
   std::vector<int64_t> ids;
-  while (true) {
-    auto batch = (*scan)->Next();
-    EXPECT_TRUE(batch) << batch.error().ToString();
-    if (!batch || !*batch) break;
-    auto column = std::static_pointer_cast<arrow::Int64Array>((*batch)->column(0));
+  for (const auto& batch : testing::ScanTable(path, options).batches) {
+    auto column = std::static_pointer_cast<arrow::Int64Array>(batch->column(0));
     for (int64_t i = 0; i < column->length(); ++i) ids.push_back(column->Value(i));
   }
   std::sort(ids.begin(), ids.end());
@@ -266,9 +253,8 @@ TEST(WriteTableTest, SchemaChangeRacingSchemaChangeConflicts) {
   MakeBaseTable(path);
   auto with_column = [](const std::string& name, int64_t id) {
     auto schema = Ddl("id BIGINT, country STRING, " + name + " INT");
-    auto batch = Rows(schema, "[{\"id\":" + std::to_string(id) + ",\"" + name + "\":1}]");
-    return SourceFromReader("rows",
-                            *arrow::RecordBatchReader::Make({batch}, batch->schema()));
+    return testing::BatchesSource("rows", {Rows(schema, "[{\"id\":" + std::to_string(id) +
+                                                            ",\"" + name + "\":1}]")});
   };
   auto fs = std::make_shared<testing::RacingFileSystem>(MakeLocalFileSystem(), [&] {
     WriteOptions merge;

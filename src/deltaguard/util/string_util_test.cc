@@ -3,11 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "testing/matchers.h"
+
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 TEST(StringUtilTest, CaseFoldingIsAsciiOnly) {
   EXPECT_EQ(AsciiToLower("MiXeD_09"), "mixed_09");

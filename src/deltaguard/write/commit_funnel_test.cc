@@ -15,17 +15,13 @@
 
 #include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/write/table_state.h"
+#include "testing/matchers.h"
+#include "testing/table_fixture.h"
 #include "testing/temp_dir.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Ddl;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using testing::Rows;
-using testing::TempDir;
 
 SchemaRef Schema() { return Ddl("id BIGINT, country STRING"); }
 
@@ -35,19 +31,12 @@ std::shared_ptr<arrow::RecordBatch> Batch(int64_t first_id) {
 }
 
 BatchSource Source(std::vector<std::shared_ptr<arrow::RecordBatch>> batches) {
-  auto schema = batches.front()->schema();
-  auto reader = arrow::RecordBatchReader::Make(std::move(batches), schema);
-  EXPECT_TRUE(reader.ok());
-  return SourceFromReader("rows", *reader);
+  return testing::BatchesSource("rows", std::move(batches));
 }
 
 // Data files under the table directory (staged or committed).
 int CountDataFiles(const std::string& root) {
-  int n = 0;
-  if (!std::filesystem::exists(root)) return 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-    n += e.path().extension() == ".parquet";
-  return n;
+  return static_cast<int>(testing::ParquetFiles(root).size());
 }
 
 // Records every hook call in `log`; fails when `fail` is set.

@@ -10,12 +10,12 @@
 #include <thread>
 #include <tuple>
 
+#include "testing/matchers.h"
+
 namespace deltaguard {
 namespace {
 
 namespace stdfs = std::filesystem;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 constexpr std::string_view kData = "0123456789abcdef";  // 16 bytes: torn prefix is 8
 

@@ -10,13 +10,12 @@
 
 #include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/io/fs/file_system.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
 
 namespace stdfs = std::filesystem;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 class LocalFileSystemTest : public ::testing::Test {
  protected:

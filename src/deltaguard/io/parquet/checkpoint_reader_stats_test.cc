@@ -9,10 +9,6 @@
 namespace deltaguard {
 namespace {
 
-using testing::ArrayFromJson;
-using testing::TempDir;
-using testing::WriteParquet;
-
 // Structs with a required field, as Delta writers declare them: the reader may then
 // prove a whole struct null from the required field's null count.
 std::shared_ptr<arrow::DataType> DvType() {

@@ -7,18 +7,11 @@
 
 #include <chrono>
 
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::ArrayFromJson;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::Pair;
-using testing::TempDir;
-using testing::WriteParquet;
-using testing::WriteTextFile;
 
 std::shared_ptr<arrow::DataType> StrMap() {
   return arrow::map(arrow::utf8(), arrow::utf8());

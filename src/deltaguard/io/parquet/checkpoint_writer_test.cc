@@ -20,11 +20,11 @@
 #include "deltaguard/io/fs/fault_injection_file_system.h"
 #include "deltaguard/io/parquet/checkpoint_reader.h"
 #include "deltaguard/log/log_test_util.h"
+#include "testing/matchers.h"
 
 namespace deltaguard {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::MetadataLine;
 using testing::ProtocolLine;
 using testing::TestTable;

@@ -21,15 +21,11 @@
 #include "deltaguard/io/parquet/data_file_writer.h"
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Ddl;
-using ::testing::HasSubstr;
-using testing::ReadTextFile;
-using testing::TempDir;
 
 const char kSchema[] =
     "x BIGINT, k INT, s STRING, d DOUBLE, st STRUCT<u: BIGINT, c: STRING>";

@@ -20,17 +20,11 @@
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/util/string_util.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Ddl;
-using testing::Rows;
-
-using ::testing::HasSubstr;
-using ::testing::MatchesRegex;
-using testing::TempDir;
 
 // Struct children under a null struct are masked, so that arrays which only differ
 // there (JSON-built input vs. Parquet read-back) print the same.

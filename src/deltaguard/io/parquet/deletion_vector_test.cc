@@ -4,15 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/io/parquet/z85.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using testing::TempDir;
-using testing::WriteTextFile;
 
 // 16 UUID bytes and their canonical text.
 const std::string kUuidBytes(

@@ -28,14 +28,12 @@
 #include "deltaguard/io/parquet/data_file_writer.h"
 #include "deltaguard/io/parquet/file_stats.h"
 #include "deltaguard/protocol/column_mapping.h"
+#include "testing/matchers.h"
 #include "testing/temp_dir.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::Ddl;
-using ::testing::HasSubstr;
 
 // Random rows for any schema of the supported types. Columns named *nan* / *inf* get
 // NaN / infinities now and then; *allnull* is always null; *long* strings are often

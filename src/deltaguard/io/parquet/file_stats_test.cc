@@ -16,9 +16,6 @@
 namespace deltaguard {
 namespace {
 
-using testing::Ddl;
-using testing::Rows;
-
 std::string Stats(const SchemaRef& schema, const std::vector<std::string>& batches,
                   FileStatsOptions options = {},
                   ColumnMappingMode mode = ColumnMappingMode::kNone) {

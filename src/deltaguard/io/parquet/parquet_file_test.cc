@@ -5,16 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/io/fs/fault_injection_file_system.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
-
-using testing::ArrayFromJson;
-using ::testing::HasSubstr;
-using testing::TempDir;
-using testing::WriteParquet;
-using testing::WriteTextFile;
 
 std::shared_ptr<arrow::RecordBatch> Ints(const std::string& json) {
   auto field = arrow::field("x", arrow::int32());

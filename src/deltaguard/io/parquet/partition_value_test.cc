@@ -6,10 +6,10 @@
 
 #include <cmath>
 
+#include "testing/matchers.h"
+
 namespace deltaguard {
 namespace {
-
-using ::testing::HasSubstr;
 
 std::shared_ptr<arrow::Scalar> Parse(std::optional<std::string> text,
                                      const DataTypeRef& type) {

@@ -6,24 +6,14 @@
 
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/io/parquet/parquet_file.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
 
-using testing::ArrayFromJson;
-using ::testing::HasSubstr;
-
-StructField Field(std::string name, DataTypeRef type, bool nullable = true,
-                  FieldMetadata md = {}) {
-  return StructField{std::move(name), std::move(type), nullable, std::move(md)};
-}
-
-FieldMetadata Mapping(int id, const std::string& physical) {
-  return FieldMetadata(
-      {{std::string(kColumnMappingIdKey), std::to_string(id)},
-       {std::string(kColumnMappingPhysicalNameKey), "\"" + physical + "\""}});
-}
+using testing::Field;
+using testing::Mapping;
 
 std::shared_ptr<arrow::Field> IdField(const std::string& name,
                                       std::shared_ptr<arrow::DataType> type, int id) {

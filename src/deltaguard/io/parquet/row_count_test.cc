@@ -4,19 +4,16 @@
 #include <gtest/gtest.h>
 
 #include "deltaguard/io/parquet/checkpoint_reader.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
 
 using testing::AddAction;
-using testing::ArrayFromJson;
-using ::testing::HasSubstr;
 using testing::MetadataAction;
 using testing::ProtocolAction;
-using testing::TempDir;
 using testing::WriteCommit;
-using testing::WriteParquet;
 
 const char kSchema[] = R"({"type":"struct","fields":[)"
                        R"({"name":"id","type":"long","nullable":true,"metadata":{}}]})";

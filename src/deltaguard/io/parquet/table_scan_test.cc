@@ -12,20 +12,16 @@
 #include "deltaguard/io/parquet/checkpoint_reader.h"
 #include "deltaguard/io/parquet/deletion_vector.h"
 #include "deltaguard/io/parquet/z85.h"
+#include "testing/matchers.h"
 #include "testing/test_util.h"
 
 namespace deltaguard {
 namespace {
 
 using testing::AddAction;
-using testing::ArrayFromJson;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using testing::MetadataAction;
 using testing::ProtocolAction;
-using testing::TempDir;
 using testing::WriteCommit;
-using testing::WriteParquet;
 
 std::string F(const std::string& name, const std::string& type_json, bool nullable = true,
               const std::string& metadata_json = "{}") {
