@@ -11,14 +11,9 @@ See docs/python.md for the whole API.
 
 from __future__ import annotations
 
-# Arrow C++ comes from pyarrow's own libraries: load them before the native module.
-import pyarrow as _pyarrow  # noqa: F401
+from typing import TYPE_CHECKING, Any
 
 from . import errors
-from ._schema import Field, Schema
-from ._sql import Session, StatementResult, sql
-from ._table import Table
-from ._write import Quarantine, create_table, write_table
 from .errors import (
     CommitConflictError,
     ConstraintViolationError,
@@ -35,6 +30,41 @@ from .errors import (
 )
 
 __version__ = "0.1.0"
+
+# The engine (and pyarrow with it) loads on first use, so that `import deltaguard` and
+# the `deltaguard` console script start fast (PEP 562 module __getattr__).
+_LAZY = {
+    "Field": "._schema",
+    "Schema": "._schema",
+    "Session": "._sql",
+    "StatementResult": "._sql",
+    "sql": "._sql",
+    "Table": "._table",
+    "Quarantine": "._write",
+    "create_table": "._write",
+    "write_table": "._write",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._schema import Field, Schema
+    from ._sql import Session, StatementResult, sql
+    from ._table import Table
+    from ._write import Quarantine, create_table, write_table
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'deltaguard' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "CommitConflictError",

@@ -9,7 +9,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-import pyarrow as pa
+import pyarrow as pa  # loads Arrow C++ before the native module links against it
 
 from . import _native
 from ._schema import Schema
@@ -95,6 +95,8 @@ class Table:
         warehouse: "str | os.PathLike[str]" = "warehouse",
         version: int | None = None,
         timestamp: Any = None,
+        *,
+        conf: Mapping[str, str] | None = None,
     ) -> "Table":
         """The table ``database.table`` (or ``table`` in ``default``) of a warehouse, as
         ``deltaguard sql --warehouse`` names it."""
@@ -102,7 +104,7 @@ class Table:
         if not 1 <= len(parts) <= 2 or not all(parts):
             raise ValueError(f"table name {name!r} must be 'table' or 'database.table'")
         path = _native.resolve_table_name(parts, os.fspath(warehouse))
-        return cls(path, version=version, timestamp=timestamp)
+        return cls(path, version=version, timestamp=timestamp, conf=conf)
 
     # --- what the table is --------------------------------------------------------
     @property

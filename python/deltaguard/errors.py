@@ -8,6 +8,8 @@ error it is, and the message is the one the CLI prints (``"Schema Error: ..."``)
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "DeltaguardError",
     "InvalidInputError",
@@ -65,10 +67,32 @@ class SchemaMismatchError(DeltaguardError):
     """A write or read that does not fit the table's schema (CLI exit code 1).
 
     The message shows both schemas side by side with the differences marked, and says
-    which option would accept the change (``merge_schema=True``, ...).
+    which option would accept the change (``merge_schema=True``, ...). Raised by a
+    write or MERGE, it also carries:
+
+    Attributes:
+        table_schema: the table's :class:`deltaguard.Schema` (None for a new table).
+        input_schema: the input's schema, in Delta types.
+        changes: the differences from the table's schema to the input's, one line each
+            (``"added column 'coupon' (string)"``).
+        hint: what to do, as the message says it (its first line's last sentence).
     """
 
     exit_code = 1
+
+    def __init__(self, message: str, code: str = "schema_mismatch", *,
+                 table_schema: Any = None, input_schema: Any = None,
+                 changes: list[str] | None = None) -> None:
+        super().__init__(message, code)
+        self.table_schema = table_schema
+        self.input_schema = input_schema
+        self.changes = list(changes or [])
+
+    @property
+    def hint(self) -> str:
+        first = self.message.split("\n", 1)[0]
+        sentences = [s for s in first.split(". ") if s.strip()]
+        return sentences[-1].strip() if sentences else first
 
 
 class ConstraintViolationError(DeltaguardError):
@@ -121,7 +145,18 @@ _BY_CODE: dict[str, type[DeltaguardError]] = {
 }
 
 
-def _from_native(code: str, message: str) -> DeltaguardError:
-    """Called by the native module: the exception for an engine error."""
+def _from_native(code: str, message: str, details: dict | None = None) -> DeltaguardError:
+    """Called by the native module: the exception for an engine error. ``details`` are
+    what the front end knows besides the message (a write's two schemas)."""
     cls = _BY_CODE.get(code, InternalError)
+    if cls is SchemaMismatchError and details:
+        from ._schema import Schema
+
+        def schema(key: str) -> Any:
+            text = details.get(key)
+            return Schema(text) if text else None
+
+        return SchemaMismatchError(message, code, table_schema=schema("table_schema_json"),
+                                   input_schema=schema("input_schema_json"),
+                                   changes=details.get("changes"))
     return cls(message, code)

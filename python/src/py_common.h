@@ -16,6 +16,8 @@ namespace nb = nanobind;
 
 /// Raise the deltaguard.errors exception for `error` (needs the GIL).
 [[noreturn]] void RaiseError(const Error& error);
+/// The same with attributes for the exception (`details` keys become attributes).
+[[noreturn]] void RaiseError(const Error& error, nb::dict details);
 
 template <typename T>
 T Unwrap(Result<T> result) {

@@ -22,6 +22,7 @@
 #include "py_common.h"
 #include "py_convert.h"
 #include "py_interrupt.h"
+#include "py_schema_error.h"
 
 namespace deltaguard::python {
 namespace {
@@ -103,14 +104,16 @@ nb::dict Merge(const std::string& path, nb::handle source, const std::string& on
   SessionSettings session = SettingsFromConf(conf);
   InterruptGuard interrupt;
   interrupt.Install(&session);
-  MergeBuilder builder(MakeLocalFileSystem(), path,
-                       SourceFromReader("merge source", ImportReader(source)), on,
-                       target_alias, source_alias);
+  BatchSource batches = SourceFromReader("merge source", ImportReader(source));
+  const std::shared_ptr<arrow::Schema> source_schema = batches.schema;
+  MergeBuilder builder(MakeLocalFileSystem(), path, std::move(batches), on, target_alias,
+                       source_alias);
+  builder.EvolutionOptionHint("with_schema_evolution()");
   for (const auto& c : clauses) AddClause(builder, c);
   if (schema_evolution) builder.WithSchemaEvolution(*schema_evolution);
   auto r = WithoutGil([&] { return builder.Execute(session); });
   interrupt.RaiseIfInterrupted();
-  return MergeResultDict(Unwrap(std::move(r)));
+  return MergeResultDict(UnwrapWrite(std::move(r), path, source_schema));
 }
 
 nb::dict Update(const std::string& path, const Sets& set, const std::string& where,

@@ -47,9 +47,12 @@ const char* CodeName(ErrorCode code) {
 
 }  // namespace
 
-void RaiseError(const Error& error) {
+void RaiseError(const Error& error) { RaiseError(error, nb::dict()); }
+
+void RaiseError(const Error& error, nb::dict details) {
   nb::object errors = nb::module_::import_("deltaguard.errors");
-  nb::object exc = errors.attr("_from_native")(CodeName(error.code), error.ToString());
+  nb::object exc =
+      errors.attr("_from_native")(CodeName(error.code), error.ToString(), details);
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
   throw nb::python_error();
 }

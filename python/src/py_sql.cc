@@ -35,7 +35,11 @@ struct Outcome {
 
 Result<Outcome> Collect(StatementResult& r) {
   Outcome out{r.kind, r.message, r.warnings, nullptr, std::nullopt};
-  if (r.write && r.write->version >= 0) out.version = r.write->version;
+  if (r.committed_version) {
+    out.version = r.committed_version;
+  } else if (r.write && r.write->version >= 0) {
+    out.version = r.write->version;
+  }
   DELTA_ASSIGN_OR_RETURN(out.rows, CollectRows(r));
   return out;
 }

@@ -20,6 +20,7 @@
 #include "py_common.h"
 #include "py_convert.h"
 #include "py_interrupt.h"
+#include "py_schema_error.h"
 
 namespace deltaguard::python {
 namespace {
@@ -82,6 +83,7 @@ nb::dict Write(const std::string& path, nb::handle data, const WriteArgs& args,
   WriteOptions options = ToWriteOptions(args);
   SessionSettings session = SettingsFromConf(conf);
   BatchSource source = SourceFromReader("Python data", ImportReader(data));
+  const std::shared_ptr<arrow::Schema> input_schema = source.schema;
   InterruptGuard interrupt;
   interrupt.Install(&session);
   FileSystemRef fs = MakeLocalFileSystem();
@@ -93,7 +95,7 @@ nb::dict Write(const std::string& path, nb::handle data, const WriteArgs& args,
                                  session);
     });
     interrupt.RaiseIfInterrupted();
-    QuarantineWriteResult q = Unwrap(std::move(r));
+    QuarantineWriteResult q = UnwrapWrite(std::move(r), path, input_schema);
     nb::dict d = WriteResultDict(q.table);
     nb::dict qd;
     qd["table"] = *quarantine;
@@ -112,7 +114,7 @@ nb::dict Write(const std::string& path, nb::handle data, const WriteArgs& args,
     return WriteTable(fs, path, std::move(sources), options, session);
   });
   interrupt.RaiseIfInterrupted();
-  return WriteResultDict(Unwrap(std::move(r)));
+  return WriteResultDict(UnwrapWrite(std::move(r), path, input_schema));
 }
 
 nb::dict Create(const std::string& path, const std::string& schema_json,

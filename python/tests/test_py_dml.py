@@ -49,8 +49,12 @@ def test_merge_matches_the_sql_statement(tmp_path, target):
 
 def test_merge_refuses_a_new_source_column_unless_evolving(target):
     source = pa.table({"id": pa.array([9], pa.int64()), "v": ["z"], "extra": [1]})
-    with pytest.raises(dg.SchemaMismatchError, match="extra"):
+    with pytest.raises(dg.SchemaMismatchError, match="extra") as e:
         target.merge(source, "t.id = s.id", "s", "t").when_not_matched_insert_all().execute()
+    assert e.value.table_schema.names == ["id", "v"]
+    assert e.value.input_schema.names == ["id", "v", "extra"]
+    assert any("extra" in c for c in e.value.changes)
+    assert "with_schema_evolution()" in str(e.value)
     assert target.refresh().version == 0
     (target.merge(source, "t.id = s.id", "s", "t").when_not_matched_insert_all()
      .with_schema_evolution().execute())

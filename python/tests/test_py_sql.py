@@ -51,9 +51,14 @@ def test_statement_result_and_errors(tmp_path):
     assert r.rows is None and r.version == 0 and "t" in r.message
     r = s.execute("INSERT INTO t VALUES (1)")
     assert r.version == 1
+    assert s.execute("UPDATE t SET x = x + 1").version == 2
+    assert s.execute("MERGE INTO t USING (SELECT 2 AS x) s ON t.x = s.x "
+                     "WHEN MATCHED THEN DELETE").version == 3
+    s.sql("INSERT INTO t VALUES (1)")
+    assert s.execute("DELETE FROM t WHERE x = 1").version == 5
     with pytest.raises(dg.ParseError):
         s.sql("SELEC 1")
     with pytest.raises(dg.SchemaMismatchError):
         s.sql("INSERT INTO t VALUES ('not a number')")
-    assert s.sql("SELECT count(*) AS n FROM t").to_pylist() == [{"n": 1}]
+    assert s.sql("SELECT count(*) AS n FROM t").to_pylist() == [{"n": 0}]
     assert s.sql("CREATE TABLE u (x INT) USING delta").num_columns == 0

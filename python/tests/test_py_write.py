@@ -51,6 +51,10 @@ def test_new_column_is_refused_then_merged(tmp_path):
         dg.write_table(path, drop)
     assert e.value.exit_code == 1
     assert "coupon" in str(e.value) and "merge_schema=True" in str(e.value)
+    assert e.value.table_schema == dg.Table(path).schema
+    assert e.value.input_schema == dg.Schema.from_arrow(drop.schema)
+    assert e.value.changes == ["added column 'coupon' (string)"]
+    assert "merge_schema=True" in e.value.hint
     assert (log_files(path), data_files(path)) == before  # nothing committed or left
     r = dg.write_table(path, drop, merge_schema=True)
     assert r["added_columns"] == ["coupon"]

@@ -111,6 +111,8 @@ struct MergeSpec {
   /// memory-mapped temporary file (merge_source_internal.h). < 0: no limit; nullopt:
   /// SessionSettings::merge_source_memory_limit.
   std::optional<int64_t> source_memory_limit;
+  /// How the user's interface spells schema evolution, for the refusal's message.
+  std::string evolution_option_hint = "builder: WithSchemaEvolution()";
 };
 
 struct MergeResult {
@@ -173,6 +175,8 @@ class MergeBuilder {
   MergeBuilder& WithSchemaEvolution(bool enabled = true);
   MergeBuilder& IgnoreUnmatchedSourceColumns(bool enabled = true);
   MergeBuilder& SourceMemoryLimit(int64_t bytes);
+  /// How errors name WithSchemaEvolution (Python: "with_schema_evolution()").
+  MergeBuilder& EvolutionOptionHint(std::string hint);
 
   const MergeSpec& spec() const { return spec_; }
   Result<MergeResult> Execute(const SessionSettings& session = {});

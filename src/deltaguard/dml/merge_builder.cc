@@ -101,6 +101,10 @@ MergeBuilder& MergeBuilder::SourceMemoryLimit(int64_t bytes) {
   spec_.source_memory_limit = bytes;
   return *this;
 }
+MergeBuilder& MergeBuilder::EvolutionOptionHint(std::string hint) {
+  spec_.evolution_option_hint = std::move(hint);
+  return *this;
+}
 MergeBuilder& MergeBuilder::IgnoreUnmatchedSourceColumns(bool enabled) {
   spec_.ignore_unmatched_source_columns = enabled;
   return *this;

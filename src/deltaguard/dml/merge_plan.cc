@@ -378,12 +378,12 @@ Status ApplyUnmatchedRule(const PlanInput& in, const std::vector<std::string>& u
         "DELTA_MERGE_UNMATCHED_SOURCE_COLUMNS: MERGE into '{}' would silently drop "
         "source columns the target does not have: [{}] (UPDATE SET * / INSERT * "
         "assign every source column). Nothing was written. Either add them with "
-        "MERGE WITH SCHEMA EVOLUTION (builder: WithSchemaEvolution(); session: "
+        "MERGE WITH SCHEMA EVOLUTION ({}; session: "
         "spark.databricks.delta.schema.autoMerge.enabled = true), or leave them out "
         "deliberately with UPDATE SET * EXCEPT ({}) / INSERT * EXCEPT ({}), or set "
         "{} = true to drop them with a warning as Spark does",
-        in.table, JoinList(unmatched), JoinList(top), JoinList(top),
-        kMergeIgnoreUnmatchedSourceColumnsSetting);
+        in.table, JoinList(unmatched), in.spec.evolution_option_hint, JoinList(top),
+        JoinList(top), kMergeIgnoreUnmatchedSourceColumnsSetting);
   }
   plan->ignored_source_columns = unmatched;
   plan->warnings.push_back(fmt::format(

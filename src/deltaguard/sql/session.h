@@ -53,6 +53,9 @@ struct StatementResult {
   /// columns); also in `message`. The CLI prints each to stderr as "WARNING: ...".
   std::vector<std::string> warnings;
   std::optional<WriteResult> write;
+  /// The table version the statement committed (every write, MERGE, UPDATE, DELETE,
+  /// ALTER); nullopt when it committed nothing.
+  std::optional<int64_t> committed_version;
 };
 
 class Session {

@@ -168,6 +168,7 @@ Result<StatementResult> ExecuteMerge(SessionState& state, const MergeStmt& stmt)
   DELTA_ASSIGN_OR_RETURN(StatementResult result,
                          rows.Finish("MERGE", std::move(message)));
   result.warnings = std::move(warnings);
+  result.committed_version = m.version;
   return result;
 }
 
@@ -184,9 +185,13 @@ Result<StatementResult> ExecuteUpdate(SessionState& state, const UpdateStmt& stm
   RowsBuilder rows;
   rows.Column("num_affected_rows", RowsBuilder::Type::kInt64, false);
   rows.Row({updated->num_updated_rows});
-  return rows.Finish("UPDATE",
-                     fmt::format("Updated {} rows of {} (version {})",
-                                 updated->num_updated_rows, shown, updated->version));
+  DELTA_ASSIGN_OR_RETURN(
+      StatementResult result,
+      rows.Finish("UPDATE",
+                  fmt::format("Updated {} rows of {} (version {})",
+                              updated->num_updated_rows, shown, updated->version)));
+  if (updated->version >= 0) result.committed_version = updated->version;
+  return result;
 }
 
 Result<StatementResult> ExecuteDelete(SessionState& state, const DeleteStmt& stmt) {
@@ -205,8 +210,12 @@ Result<StatementResult> ExecuteDelete(SessionState& state, const DeleteStmt& stm
   const std::string count = deleted->num_deleted_rows < 0
                                 ? std::string("an unknown number of")
                                 : std::to_string(deleted->num_deleted_rows);
-  return rows.Finish("DELETE", fmt::format("Deleted {} rows from {} (version {})", count,
-                                           shown, deleted->version));
+  DELTA_ASSIGN_OR_RETURN(
+      StatementResult result,
+      rows.Finish("DELETE", fmt::format("Deleted {} rows from {} (version {})", count,
+                                        shown, deleted->version)));
+  if (deleted->version >= 0) result.committed_version = deleted->version;
+  return result;
 }
 
 }  // namespace deltaguard::internal
