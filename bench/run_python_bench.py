@@ -33,11 +33,15 @@ import sys, time, deltaguard as dg
 t0 = time.perf_counter(); t = dg.Table(sys.argv[1]).to_arrow()
 print(time.perf_counter() - t0, t.num_rows)
 """,
+    # deltalake 1.6.6 aborts at interpreter exit after to_pyarrow_table() ("terminate
+    # called without an active exception", after the result is complete), so its
+    # scripts leave through os._exit once the figures are printed.
     "deltalake": r"""
-import sys, time
+import os, sys, time
 from deltalake import DeltaTable
 t0 = time.perf_counter(); t = DeltaTable(sys.argv[1]).to_pyarrow_table()
-print(time.perf_counter() - t0, t.num_rows)
+print(time.perf_counter() - t0, t.num_rows, flush=True)
+os._exit(0)
 """,
     "pyarrow.dataset": r"""
 import os, sys, time, pyarrow.dataset as ds
@@ -60,7 +64,8 @@ import sys, time, pyarrow.dataset as ds
 from deltalake import write_deltalake
 data = ds.dataset(sys.argv[1], format="parquet").to_table()
 t0 = time.perf_counter(); write_deltalake(sys.argv[2], data)
-print(time.perf_counter() - t0, data.num_rows)
+print(time.perf_counter() - t0, data.num_rows, flush=True)
+import os; os._exit(0)
 """,
 }
 

@@ -216,6 +216,22 @@ class Table:
         self.refresh()
         return metrics
 
+    def vacuum(self, retain_hours: float | None = None, dry_run: bool = False) -> pa.Table:
+        """VACUUM: delete the files no version within the retention references (the
+        table's ``delta.deletedFileRetentionDuration``, 7 days, unless
+        ``retain_hours``); ``dry_run`` only lists them. Returns the rows
+        ``VACUUM`` returns in SQL (docs/vacuum.md)."""
+        from ._sql import Session
+
+        statement = "VACUUM delta.`" + self.path.replace("`", "``") + "`"
+        if retain_hours is not None:
+            statement += f" RETAIN {float(retain_hours)!r} HOURS"
+        if dry_run:
+            statement += " DRY RUN"
+        rows = Session(conf=self._conf).execute(statement).rows
+        self.refresh()
+        return rows if rows is not None else pa.table({})
+
     @property
     def alter(self) -> "Alter":
         """Schema evolution and constraints: ``t.alter.add_columns("c INT")``, ..."""

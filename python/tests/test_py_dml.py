@@ -1,5 +1,7 @@
 """MERGE / UPDATE / DELETE / ALTER from Python, checked against the SQL statements."""
 
+import os
+
 import pyarrow as pa
 import pytest
 
@@ -117,3 +119,21 @@ def test_change_type_widens(tmp_path):
     assert t.schema["n"].type == "long"
     with pytest.raises(dg.DeltaguardError):
         t.alter.change_type("n", "INT")
+
+
+def test_vacuum_matches_the_sql_statement(tmp_path):
+    path = str(tmp_path / "v")
+    dg.write_table(path, TARGET)
+    dg.write_table(path, TARGET, mode="overwrite")  # the first file is now unreferenced
+    t = dg.Table(path)
+    with pytest.raises(dg.InvalidInputError, match="retention"):
+        t.vacuum(retain_hours=0)
+    conf = {"spark.databricks.delta.retentionDurationCheck.enabled": "false"}
+    t = dg.Table(path, conf=conf)
+    listed = t.vacuum(retain_hours=0, dry_run=True)
+    assert listed.num_rows == 1
+    files = [f for f in os.listdir(path) if f.endswith(".parquet")]
+    assert len(files) == 2
+    t.vacuum(retain_hours=0)
+    assert len([f for f in os.listdir(path) if f.endswith(".parquet")]) == 1
+    assert rows(t) == rows(dg.Table(path, version=t.version))

@@ -10,15 +10,7 @@ from deltalake import DeltaTable
 
 import deltaguard as dg
 from cli_helpers import run_cli
-
-
-def data_files(path):
-    out = []
-    for root, _dirs, files in os.walk(path):
-        if "_delta_log" in root:
-            continue
-        out += [os.path.join(root, f) for f in files if f.endswith(".parquet")]
-    return sorted(out)
+from write_helpers import data_files
 
 
 def log_files(path):
