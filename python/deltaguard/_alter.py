@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping, Sequence
 
+from . import _native
+
 if TYPE_CHECKING:  # pragma: no cover
     from ._table import Table
 
 
 def _ident(name: str) -> str:
     """A column path as SQL: each dotted part backquoted (`a`.`b`)."""
-    return ".".join("`" + part.replace("`", "``") + "`" for part in name.split("."))
+    return ".".join(_native.quote_identifier(part) for part in name.split("."))
 
 
 def _string(text: str) -> str:
@@ -26,7 +28,7 @@ class Alter:
     def _run(self, clause: str) -> dict:
         from ._sql import Session
 
-        target = "delta.`" + self._table.path.replace("`", "``") + "`"
+        target = "delta." + _native.quote_identifier(self._table.path)
         session = Session(conf=self._table._conf)
         result = session.execute(f"ALTER TABLE {target} {clause}")
         self._table.refresh()

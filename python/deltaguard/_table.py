@@ -223,7 +223,7 @@ class Table:
         ``VACUUM`` returns in SQL (docs/vacuum.md)."""
         from ._sql import Session
 
-        statement = "VACUUM delta.`" + self.path.replace("`", "``") + "`"
+        statement = "VACUUM delta." + _native.quote_identifier(self.path)
         if retain_hours is not None:
             statement += f" RETAIN {float(retain_hours)!r} HOURS"
         if dry_run:

@@ -99,10 +99,35 @@ class ConstraintViolationError(DeltaguardError):
     """A NOT NULL, CHECK or CHAR/VARCHAR constraint was violated (CLI exit code 1).
 
     Nothing was committed; the message names the constraint and the first violating
-    row. ``on_violation=Quarantine(...)`` routes such rows instead.
+    rows. ``on_violation=Quarantine(...)`` routes such rows instead. A write's
+    violation also carries what the message says, as fields (None where the check
+    does not know it, e.g. a table-wide refusal such as an append-only table):
+
+    Attributes:
+        constraint: the CHECK constraint's name, ``"NOT NULL"``, or
+            ``"__CHAR_VARCHAR_STRING_LENGTH_CHECK__"`` for a CHAR/VARCHAR length.
+        expression: the condition the rows fail (``"price > 0"``, ``"id IS NOT NULL"``).
+        column: the column of a NOT NULL or CHAR/VARCHAR check.
+        violating_rows: how many rows of the batch that failed violate it.
+        first_row: the 1-based input row of the first violation (NOT NULL checks).
+        sample_rows: up to five violating rows as the message shows them
+            (``"{id: 2, price: -1}"``).
     """
 
     exit_code = 1
+
+    def __init__(self, message: str, code: str = "constraint_violation", *,
+                 constraint: str | None = None, expression: str | None = None,
+                 column: str | None = None, violating_rows: int | None = None,
+                 first_row: int | None = None,
+                 sample_rows: list[str] | None = None) -> None:
+        super().__init__(message, code)
+        self.constraint = constraint
+        self.expression = expression
+        self.column = column
+        self.violating_rows = violating_rows
+        self.first_row = first_row
+        self.sample_rows = list(sample_rows or [])
 
 
 class CommitConflictError(DeltaguardError):
@@ -159,4 +184,15 @@ def _from_native(code: str, message: str, details: dict | None = None) -> Deltag
         return SchemaMismatchError(message, code, table_schema=schema("table_schema_json"),
                                    input_schema=schema("input_schema_json"),
                                    changes=details.get("changes"))
+    if cls is ConstraintViolationError and details:
+
+        def number(key: str) -> int | None:
+            text = details.get(key)
+            return int(text) if text is not None else None
+
+        return ConstraintViolationError(
+            message, code, constraint=details.get("constraint"),
+            expression=details.get("expression"), column=details.get("column"),
+            violating_rows=number("violating_rows"), first_row=number("first_row"),
+            sample_rows=details.get("sample_row"))
     return cls(message, code)

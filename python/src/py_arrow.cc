@@ -12,20 +12,13 @@
 namespace deltaguard::python {
 namespace {
 
-void ReleaseStreamCapsule(PyObject* capsule) {
-  auto* stream =
-      static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule, "arrow_array_stream"));
-  if (stream == nullptr) return;
-  if (stream->release != nullptr) stream->release(stream);
-  delete stream;
-}
-
-void ReleaseSchemaCapsule(PyObject* capsule) {
-  auto* schema = static_cast<ArrowSchema*>(PyCapsule_GetPointer(capsule, "arrow_schema"));
-  if (schema == nullptr) return;
-  if (schema->release != nullptr) schema->release(schema);
-  delete schema;
-}
+// The capsule names of the Arrow PyCapsule interface, per C struct.
+template <typename T>
+constexpr const char* kCapsuleName = nullptr;
+template <>
+constexpr const char* kCapsuleName<ArrowArrayStream> = "arrow_array_stream";
+template <>
+constexpr const char* kCapsuleName<ArrowSchema> = "arrow_schema";
 
 template <typename T>
 T* CapsulePointer(nb::handle capsule, const char* name) {
@@ -38,8 +31,38 @@ T* CapsulePointer(nb::handle capsule, const char* name) {
   RaiseError(Error{ErrorCode::kInvalidArgument, what + ": " + status.ToString()});
 }
 
+// A capsule's destructor: releases the struct unless a consumer moved it out (its
+// release is then null), and frees it.
+template <typename T>
+void ReleaseCapsule(PyObject* capsule) {
+  auto* c = static_cast<T*>(PyCapsule_GetPointer(capsule, kCapsuleName<T>));
+  if (c == nullptr) return;
+  if (c->release != nullptr) c->release(c);
+  delete c;
+}
+
+// `export_to` fills a fresh C struct; it goes into a capsule that owns it.
+template <typename T, typename Export>
+nb::object ExportCapsule(Export&& export_to, const char* what) {
+  auto* c = new T();
+  c->release = nullptr;
+  arrow::Status st = export_to(c);
+  if (!st.ok()) {
+    delete c;
+    RaiseArrow(st, what);
+  }
+  PyObject* capsule = PyCapsule_New(c, kCapsuleName<T>, ReleaseCapsule<T>);
+  if (capsule == nullptr) {
+    c->release(c);
+    delete c;
+    throw nb::python_error();
+  }
+  return nb::steal(capsule);
+}
+
 std::shared_ptr<arrow::RecordBatchReader> ReaderFromStreamCapsule(nb::handle capsule) {
-  auto* stream = CapsulePointer<ArrowArrayStream>(capsule, "arrow_array_stream");
+  auto* stream =
+      CapsulePointer<ArrowArrayStream>(capsule, kCapsuleName<ArrowArrayStream>);
   // Import moves the stream out (its release becomes null), so the capsule's own
   // destructor has nothing left to release.
   auto reader = arrow::ImportRecordBatchReader(stream);
@@ -55,7 +78,7 @@ std::shared_ptr<arrow::RecordBatchReader> ImportReader(nb::handle data) {
   }
   if (nb::hasattr(data, "__arrow_c_array__")) {
     nb::tuple pair = nb::cast<nb::tuple>(data.attr("__arrow_c_array__")());
-    auto* schema = CapsulePointer<ArrowSchema>(pair[0], "arrow_schema");
+    auto* schema = CapsulePointer<ArrowSchema>(pair[0], kCapsuleName<ArrowSchema>);
     auto* array = CapsulePointer<ArrowArray>(pair[1], "arrow_array");
     auto batch = arrow::ImportRecordBatch(array, schema);
     if (!batch.ok()) {
@@ -87,44 +110,24 @@ std::shared_ptr<arrow::Schema> ImportSchema(nb::handle schema) {
                      "expected an Arrow schema (an object with __arrow_c_schema__)"});
   }
   nb::object capsule = schema.attr("__arrow_c_schema__")();
-  auto* c_schema = CapsulePointer<ArrowSchema>(capsule, "arrow_schema");
+  auto* c_schema = CapsulePointer<ArrowSchema>(capsule, kCapsuleName<ArrowSchema>);
   auto imported = arrow::ImportSchema(c_schema);
   if (!imported.ok()) RaiseArrow(imported.status(), "cannot import the Arrow schema");
   return *imported;
 }
 
 nb::object ExportReaderCapsule(std::shared_ptr<arrow::RecordBatchReader> reader) {
-  auto* stream = new ArrowArrayStream();
-  stream->release = nullptr;
-  arrow::Status st = arrow::ExportRecordBatchReader(std::move(reader), stream);
-  if (!st.ok()) {
-    delete stream;
-    RaiseArrow(st, "cannot export the Arrow stream");
-  }
-  PyObject* capsule = PyCapsule_New(stream, "arrow_array_stream", ReleaseStreamCapsule);
-  if (capsule == nullptr) {
-    stream->release(stream);
-    delete stream;
-    throw nb::python_error();
-  }
-  return nb::steal(capsule);
+  return ExportCapsule<ArrowArrayStream>(
+      [&](ArrowArrayStream* out) {
+        return arrow::ExportRecordBatchReader(std::move(reader), out);
+      },
+      "cannot export the Arrow stream");
 }
 
 nb::object ExportSchemaCapsule(const arrow::Schema& schema) {
-  auto* c_schema = new ArrowSchema();
-  c_schema->release = nullptr;
-  arrow::Status st = arrow::ExportSchema(schema, c_schema);
-  if (!st.ok()) {
-    delete c_schema;
-    RaiseArrow(st, "cannot export the Arrow schema");
-  }
-  PyObject* capsule = PyCapsule_New(c_schema, "arrow_schema", ReleaseSchemaCapsule);
-  if (capsule == nullptr) {
-    c_schema->release(c_schema);
-    delete c_schema;
-    throw nb::python_error();
-  }
-  return nb::steal(capsule);
+  return ExportCapsule<ArrowSchema>(
+      [&](ArrowSchema* out) { return arrow::ExportSchema(schema, out); },
+      "cannot export the Arrow schema");
 }
 
 void BindArrow(nb::module_& m) {

@@ -50,6 +50,16 @@ const char* CodeName(ErrorCode code) {
 void RaiseError(const Error& error) { RaiseError(error, nb::dict()); }
 
 void RaiseError(const Error& error, nb::dict details) {
+  // Error::details: a repeated key ("sample_row") becomes a list of its values.
+  for (const auto& [key, value] : error.details) {
+    nb::str k(key.c_str());
+    if (key == "sample_row") {
+      if (!details.contains(k)) details[k] = nb::list();
+      nb::list(details[k]).append(nb::str(value.c_str()));
+    } else {
+      details[k] = nb::str(value.c_str());
+    }
+  }
   nb::object errors = nb::module_::import_("deltaguard.errors");
   nb::object exc =
       errors.attr("_from_native")(CodeName(error.code), error.ToString(), details);

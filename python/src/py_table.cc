@@ -1,23 +1,32 @@
 // Reading a table: open a snapshot (latest, by version or by timestamp), its metadata,
 // the describe/history reports the CLI prints (table/table_report.h), and scans as
-// Arrow C streams. A filtered scan runs as the SQL query the CLI would run.
+// Arrow C streams. A filtered scan runs as the SQL query the CLI would run (built as a
+// statement, the filter parsed as one expression).
 
+#include <arrow/memory_pool.h>
 #include <arrow/record_batch.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "deltaguard/arrow/status.h"
+#include "deltaguard/expr/ast.h"
+#include "deltaguard/expr/parser.h"
 #include "deltaguard/io/parquet/table_scan.h"
+#include "deltaguard/schema/column_path.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/sql/catalog.h"
+#include "deltaguard/sql/parse/statement.h"
 #include "deltaguard/sql/session.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/table_report.h"
+#include "deltaguard/util/string_util.h"
 #include "deltaguard/util/timestamp_text.h"
 #include "py_arrow.h"
 #include "py_common.h"
@@ -49,17 +58,18 @@ struct NativeTable {
   SnapshotRef snapshot;
 };
 
-/// Backquote a path for `delta.`path`` (a backquote inside is doubled).
-std::string QuotePathIdentifier(const std::string& path) {
-  std::string out = "`";
-  for (char c : path) {
-    if (c == '`') out += '`';
-    out += c;
-  }
-  return out + "`";
+/// Decoded batches go to jemalloc (built into the pinned pyarrow's libarrow) rather
+/// than pyarrow's default mimalloc, which hands freed pages back to the kernel and
+/// faults them in again for the next batch; the CLI makes the same choice for its
+/// whole process (tools/cli/main.cc). The buffers keep their pool, so freeing them from
+/// Python is safe. nullptr (Arrow's default) when jemalloc is not built in.
+arrow::MemoryPool* ScanMemoryPool() {
+  static arrow::MemoryPool* pool = [] {
+    arrow::MemoryPool* p = nullptr;
+    return arrow::jemalloc_memory_pool(&p).ok() ? p : nullptr;
+  }();
+  return pool;
 }
-
-std::string QuoteIdentifier(const std::string& name) { return QuotePathIdentifier(name); }
 
 NativeTable Open(const std::string& path, std::optional<int64_t> version,
                  std::optional<int64_t> timestamp_ms,
@@ -83,28 +93,43 @@ std::shared_ptr<arrow::RecordBatchReader> OpenReader(const NativeTable& t,
     ScanOptions options;
     options.columns = std::move(columns);
     options.limit = limit;
+    // Files decode side by side, one per core (at least two, so reading one file's
+    // footer overlaps decoding another), as pyarrow.dataset's fragment read-ahead does.
+    options.read_ahead_files =
+        std::clamp<size_t>(std::thread::hardware_concurrency(), 2, 8);
+    options.memory_pool = ScanMemoryPool();
     auto scan = Unwrap(WithoutGil([&] { return TableScan::Make(t.snapshot, options); }));
     return std::make_shared<ScanReader>(std::move(scan));
   }
-  // SELECT <columns> FROM delta.`root` VERSION AS OF v WHERE <filter> [LIMIT n]: the
-  // filter is parsed, bound and pruned exactly as `deltaguard sql` does it.
-  std::string select = "*";
-  if (!columns.empty()) {
-    select.clear();
-    for (const auto& c : columns) {
-      if (!select.empty()) select += ", ";
-      select += QuoteIdentifier(c);
-    }
+  // SELECT <columns> FROM delta.`root` VERSION AS OF v WHERE <filter> [LIMIT n], built
+  // as a statement (never as text, so the filter can only ever be one expression), and
+  // planned, bound and pruned exactly as `deltaguard sql` does it.
+  SelectStmt select;
+  if (columns.empty()) {
+    SelectItem star;
+    star.star = true;
+    select.items.push_back(std::move(star));
   }
-  std::string sql = "SELECT " + select + " FROM delta." +
-                    QuotePathIdentifier(t.snapshot->table_root()) + " VERSION AS OF " +
-                    std::to_string(t.snapshot->version()) + " WHERE " + *filter;
-  if (limit) sql += " LIMIT " + std::to_string(*limit);
+  for (const auto& c : columns) {
+    SelectItem item;
+    item.expr = Expr::Column(Unwrap(ParseColumnPath(c)));
+    item.alias = c;  // the name the unfiltered scan gives it
+    item.text = c;
+    select.items.push_back(std::move(item));
+  }
+  select.from.kind = FromClause::Kind::kTable;
+  select.from.table.kind = TableRef::Kind::kPath;
+  select.from.table.path = t.snapshot->table_root();
+  select.from.time_travel = TimeTravel{t.snapshot->version(), nullptr};
+  select.where = Unwrap(ParseExpression(*filter));
+  select.limit = limit;
+  Statement statement{std::move(select),
+                      "to_arrow(filter=" + *filter + ") of " + t.snapshot->table_root()};
   SessionOptions options;
   options.fs = t.fs;
   auto result = WithoutGil([&] {
     Session session(options);
-    return session.ExecuteSql(sql);
+    return session.Execute(statement);
   });
   StatementResult r = Unwrap(std::move(result));
   return r.rows;
@@ -203,6 +228,11 @@ void BindTable(nb::module_& m) {
       .def("collect", &Collect, nb::arg("columns") = std::vector<std::string>{},
            nb::arg("filter") = nb::none(), nb::arg("limit") = nb::none());
   m.def("resolve_table_name", &ResolveName, nb::arg("parts"), nb::arg("warehouse"));
+  // The identifier in backquotes, inner backquotes doubled: how the package writes
+  // names and paths into the SQL it runs (ALTER, VACUUM).
+  m.def(
+      "quote_identifier", [](const std::string& name) { return BacktickQuote(name); },
+      nb::arg("name"));
   m.def("open_table", &Open, nb::arg("path"), nb::arg("version") = nb::none(),
         nb::arg("timestamp_ms") = nb::none(), nb::arg("timestamp_text") = nb::none());
 }

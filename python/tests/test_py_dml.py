@@ -111,6 +111,22 @@ def test_alter_operations(target):
     assert len(target.history()) == v + 1
 
 
+def test_names_with_backquotes_and_dots_reach_sql_quoted(tmp_path):
+    # The table path and the column names are written into the ALTER and VACUUM
+    # statements: a backquote or a dot in them must not change what they name.
+    path = str(tmp_path / "we`ird.dir")
+    dg.create_table(path, "id BIGINT, `a``b` STRING",
+                    properties={"delta.columnMapping.mode": "name"})
+    t = dg.Table(path)
+    assert t.schema.names == ["id", "a`b"]
+    t.alter.rename_column("a`b", "c`d")
+    assert t.schema.names == ["id", "c`d"]
+    t.alter.drop_columns(["c`d"])
+    assert t.schema.names == ["id"]
+    assert t.vacuum(dry_run=True).num_rows == 0
+    assert dg._native.quote_identifier("x`y") == "`x``y`"
+
+
 def test_change_type_widens(tmp_path):
     path = str(tmp_path / "w")
     dg.create_table(path, "n INT", properties={"delta.enableTypeWidening": "true"})

@@ -119,7 +119,34 @@ def test_not_null_violation_fails_and_commits_nothing(tmp_path):
     with pytest.raises(dg.ConstraintViolationError) as e:
         dg.write_table(path, bad)
     assert "order_id" in str(e.value)
+    assert (e.value.constraint, e.value.column, e.value.expression) == (
+        "NOT NULL", "order_id", "order_id IS NOT NULL")
+    assert (e.value.violating_rows, e.value.first_row, e.value.sample_rows) == (1, 2, [])
     assert dg.Table(path).version == 0 and data_files(path) == []
+
+
+def test_check_violation_names_the_constraint_and_sample_rows(tmp_path):
+    path = str(tmp_path / "t")
+    dg.create_table(path, "order_id BIGINT, amount DOUBLE")
+    dg.Table(path).alter.add_constraint("positive", "amount > 0")
+    bad = pa.table({"order_id": pa.array([1, 2, 3], pa.int64()),
+                    "amount": [1.0, -2.0, -3.0]})
+    with pytest.raises(dg.ConstraintViolationError) as e:
+        dg.write_table(path, bad)
+    err = e.value
+    assert (err.constraint, err.expression, err.violating_rows) == (
+        "positive", "amount > 0", 2)
+    assert len(err.sample_rows) == 2 and all(s in str(err) for s in err.sample_rows)
+    assert "-2" in err.sample_rows[0] and "-3" in err.sample_rows[1]
+    assert err.column is None and err.first_row is None
+    # a CHAR/VARCHAR length names its column
+    short = str(tmp_path / "s")
+    dg.create_table(short, "code VARCHAR(2)")
+    with pytest.raises(dg.ConstraintViolationError) as e:
+        dg.write_table(short, pa.table({"code": ["ok", "long"]}))
+    assert (e.value.constraint, e.value.column, e.value.violating_rows) == (
+        "__CHAR_VARCHAR_STRING_LENGTH_CHECK__", "code", 1)
+    assert e.value.sample_rows and "long" in e.value.sample_rows[0]
 
 
 def test_quarantine_routes_violating_rows(tmp_path):

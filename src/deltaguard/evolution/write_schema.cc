@@ -192,11 +192,15 @@ Result<DataTypeRef> Resolver::MergeStruct(const DataTypeRef& table_ref,
     if (j < 0) {
       out_->missing_columns.push_back(path);
       if (!f.nullable) {
-        return MakeError(
-            ErrorCode::kConstraintViolation,
-            "DELTA_MISSING_NOT_NULL_COLUMN_VALUE: column '{}' is NOT NULL in "
-            "table '{}' but missing from the input\n{}",
-            path, name_, Comparison());
+        Error error =
+            MakeError(ErrorCode::kConstraintViolation,
+                      "DELTA_MISSING_NOT_NULL_COLUMN_VALUE: column '{}' is NOT NULL in "
+                      "table '{}' but missing from the input\n{}",
+                      path, name_, Comparison());
+        error.details = {{"constraint", "NOT NULL"},
+                         {"column", path},
+                         {"expression", path + " IS NOT NULL"}};
+        return error;
       }
       fields.push_back(f);
       continue;

@@ -453,12 +453,17 @@ Result<std::shared_ptr<arrow::RecordBatch>> BatchConformer::Conform(
     }
     if (!violations.empty()) {
       const Violation& v = violations.front();
-      return MakeError(ErrorCode::kConstraintViolation,
-                       "DELTA_NOT_NULL_CONSTRAINT_VIOLATED: NOT NULL constraint violated "
-                       "for column: {}. {} row(s) of this batch violate it in {}; the "
-                       "first is input row {}",
-                       v.node->path, v.count, TableLabel(options_),
-                       first_row + v.first_row + 1);
+      Error error = MakeError(
+          ErrorCode::kConstraintViolation,
+          "DELTA_NOT_NULL_CONSTRAINT_VIOLATED: NOT NULL constraint violated for column: "
+          "{}. {} row(s) of this batch violate it in {}; the first is input row {}",
+          v.node->path, v.count, TableLabel(options_), first_row + v.first_row + 1);
+      error.details = {{"constraint", "NOT NULL"},
+                       {"column", v.node->path},
+                       {"expression", v.node->path + " IS NOT NULL"},
+                       {"violating_rows", std::to_string(v.count)},
+                       {"first_row", std::to_string(first_row + v.first_row + 1)}};
+      return error;
     }
   }
   // Columns kept dictionary-encoded (keep_dictionaries) show their type.

@@ -181,7 +181,11 @@ Error TooLongError(const std::string& table, const CharVarcharLimit& limit,
         "VARCHAR({})",
         table, limit.column, rows.longest);
   }
-  return MakeError(ErrorCode::kConstraintViolation, "{}", out);
+  Error error = MakeError(ErrorCode::kConstraintViolation, "{}", out);
+  error.details = ViolationDetails(ConstraintViolation{
+      std::string(kReservedConstraintName), limit.CheckText(), rows.count, samples});
+  error.details.emplace_back("column", limit.Path());
+  return error;
 }
 
 int64_t NowMicros() {
@@ -191,6 +195,16 @@ int64_t NowMicros() {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> ViolationDetails(
+    const ConstraintViolation& v) {
+  std::vector<std::pair<std::string, std::string>> out = {
+      {"constraint", v.constraint},
+      {"expression", v.expression},
+      {"violating_rows", std::to_string(v.count)}};
+  for (const auto& sample : v.samples) out.emplace_back("sample_row", sample);
+  return out;
+}
 
 std::string DescribeViolation(std::string_view what, const ConstraintViolation& v) {
   std::string out = fmt::format("{} ({}) violated by {} row{}", what, v.expression,
@@ -274,9 +288,11 @@ Status ConstraintChecker::Check(const arrow::RecordBatch& batch) const {
     ConstraintViolation v{c.constraint.name, c.constraint.expression, count, {}};
     DELTA_RETURN_IF_ERROR(
         AddSamples(*c.predicate, c.columns, batch, *result, 5, &v.samples));
-    return MakeError(ErrorCode::kConstraintViolation,
-                     "DELTA_VIOLATE_CONSTRAINT_WITH_VALUES: table '{}': {}", table_name_,
-                     DescribeViolation(c.constraint.Describe(), v));
+    Error error = MakeError(ErrorCode::kConstraintViolation,
+                            "DELTA_VIOLATE_CONSTRAINT_WITH_VALUES: table '{}': {}",
+                            table_name_, DescribeViolation(c.constraint.Describe(), v));
+    error.details = ViolationDetails(v);
+    return error;
   }
   for (const auto& limit : limits_) {
     DELTA_ASSIGN_OR_RETURN(TooLongRows rows, FindTooLong(limit, batch));

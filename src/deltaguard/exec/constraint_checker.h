@@ -52,6 +52,12 @@ struct ConstraintViolation {
   std::vector<std::string> samples;
 };
 
+/// The violation as Error::details: "constraint", "expression", "violating_rows" and
+/// one "sample_row" per sample (python/ raises them as ConstraintViolationError's
+/// attributes).
+std::vector<std::pair<std::string, std::string>> ViolationDetails(
+    const ConstraintViolation& v);
+
 /// "<what> (<expression>) violated by <count> rows, e.g. <sample>, <sample>": the
 /// message body of every violation (`what` is e.g. "CHECK constraint c").
 std::string DescribeViolation(std::string_view what, const ConstraintViolation& v);

@@ -532,13 +532,7 @@ std::string DdlName(const std::string& name) {
   for (char c : name) {
     plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
   }
-  if (plain) return name;
-  std::string out = "`";
-  for (char c : name) {
-    if (c == '`') out += '`';
-    out += c;
-  }
-  return out + "`";
+  return plain ? name : BacktickQuote(name);
 }
 
 }  // namespace

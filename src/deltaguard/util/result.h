@@ -13,6 +13,7 @@
 #include <string_view>
 #include <tl/expected.hpp>
 #include <utility>
+#include <vector>
 
 namespace deltaguard {
 
@@ -41,6 +42,10 @@ std::string_view ErrorCodePrefix(ErrorCode code);
 struct Error {
   ErrorCode code;
   std::string message;
+  /// Facts the message already states, as key/value text for front ends that show
+  /// them as fields (the Python exceptions' attributes, docs/python.md "Errors"). A key
+  /// may repeat (one "sample_row" per row). Optional: the message is complete alone.
+  std::vector<std::pair<std::string, std::string>> details;
 
   /// Return "<prefix>: <message>", the form shown to users and matched by golden tests.
   std::string ToString() const;

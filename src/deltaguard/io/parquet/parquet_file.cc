@@ -147,13 +147,15 @@ parquet::ArrowReaderProperties DefaultArrowReaderProperties(bool use_threads,
 Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
     const FileSystemRef& fs, const std::string& path,
     const parquet::ArrowReaderProperties& properties, ErrorCode corrupt_code,
-    int64_t read_buffer_size, const ConfigureArrowReader& configure) {
+    int64_t read_buffer_size, const ConfigureArrowReader& configure,
+    arrow::MemoryPool* pool) {
   auto file = FileSystemRandomAccessFile::Open(fs, path);
   if (!file) return file.error();
   std::string context = fmt::format("cannot read Parquet file '{}'", path);
   try {
     parquet::arrow::FileReaderBuilder builder;
-    parquet::ReaderProperties reader_properties(arrow::default_memory_pool());
+    parquet::ReaderProperties reader_properties(
+        pool != nullptr ? pool : arrow::default_memory_pool());
     if (read_buffer_size > 0) {
       reader_properties.enable_buffered_stream();
       reader_properties.set_buffer_size(read_buffer_size);

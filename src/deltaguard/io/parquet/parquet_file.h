@@ -73,7 +73,8 @@ using ConfigureArrowReader =
 Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
     const FileSystemRef& fs, const std::string& path,
     const parquet::ArrowReaderProperties& properties, ErrorCode corrupt_code,
-    int64_t read_buffer_size = 0, const ConfigureArrowReader& configure = nullptr);
+    int64_t read_buffer_size = 0, const ConfigureArrowReader& configure = nullptr,
+    arrow::MemoryPool* pool = nullptr);
 
 /// Whether every data page of column `column` (a leaf index) is dictionary-encoded in
 /// every row group, by the footer's page encoding statistics; false when a row group

@@ -19,6 +19,7 @@
 #include "deltaguard/io/parquet/parquet_file.h"
 #include "deltaguard/io/parquet/partition_value.h"
 #include "deltaguard/io/parquet/read_convert.h"
+#include "deltaguard/io/parquet/scan_read_ahead_internal.h"
 #include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/string_util.h"
 
@@ -116,15 +117,21 @@ const std::optional<std::string>* FindPartitionValue(const PartitionValues& valu
   return nullptr;
 }
 
+// Decoded batches each read-ahead file may hold before the consumer takes them: enough
+// to keep its worker busy while the consumer is on another file, few enough that memory
+// stays near read_ahead_files x this many batches.
+constexpr size_t kReadAheadBatchesPerFile = 4;
+
 // ---------------------------------------------------------------------------------------
 
 class ParquetTableScan final : public TableScan {
  public:
   ParquetTableScan(SnapshotRef snapshot, ScanOptions options,
-                   std::vector<OutputColumn> columns,
+                   std::vector<const AddFile*> files, std::vector<OutputColumn> columns,
                    std::shared_ptr<arrow::Schema> schema)
       : snapshot_(std::move(snapshot)),
         options_(std::move(options)),
+        files_(std::move(files)),
         columns_(std::move(columns)),
         schema_(std::move(schema)),
         remaining_(options_.limit.value_or(-1)) {}
@@ -143,10 +150,8 @@ class ParquetTableScan final : public TableScan {
     while (true) {
       if (remaining_ == 0) return nullptr;
       if (!file_) {
-        if (next_file_ >= snapshot_->files().size()) return nullptr;
-        const AddFile& add = snapshot_->files()[next_file_++];
-        if (options_.file_filter && !options_.file_filter(add)) continue;
-        auto st = OpenFile(add);
+        if (next_file_ >= files_.size()) return nullptr;
+        auto st = OpenFile(*files_[next_file_++]);
         if (!st) {
           file_.reset();
           return st.error();
@@ -224,8 +229,9 @@ class ParquetTableScan final : public TableScan {
         ChooseDictionaryColumns(md, p, &state->dictionary);
       };
     }
-    auto reader = OpenParquetFile(snapshot_->fs(), state->path, props,
-                                  ErrorCode::kCorruptData, 0, configure);
+    auto reader =
+        OpenParquetFile(snapshot_->fs(), state->path, props, ErrorCode::kCorruptData, 0,
+                        configure, options_.memory_pool);
     if (!reader) return ctx(reader.error());
     state->reader = std::move(*reader);
     state->schema = schema_;
@@ -327,6 +333,10 @@ class ParquetTableScan final : public TableScan {
   }
 
   ColumnMappingMode mode() const { return snapshot_->column_mapping_mode(); }
+  arrow::MemoryPool* pool() const {
+    return options_.memory_pool != nullptr ? options_.memory_pool
+                                           : arrow::default_memory_pool();
+  }
 
   // The next batch of the current file in the output schema, DV applied; nullptr at the
   // end of the file.
@@ -365,9 +375,9 @@ class ParquetTableScan final : public TableScan {
     const OutputColumn& col = columns_[i];
     const FileState& f = *file_;
     if (col.partition) {
-      DELTA_ARROW_ASSIGN_OR_RETURN(auto a,
-                                   arrow::MakeArrayFromScalar(*f.partition_values[i], n),
-                                   ErrorCode::kInternal, "partition column");
+      DELTA_ARROW_ASSIGN_OR_RETURN(
+          auto a, arrow::MakeArrayFromScalar(*f.partition_values[i], n, pool()),
+          ErrorCode::kInternal, "partition column");
       return a;
     }
     std::shared_ptr<arrow::Array> array;
@@ -405,7 +415,7 @@ class ParquetTableScan final : public TableScan {
     }
     if (array == nullptr) {
       DELTA_ASSIGN_OR_RETURN(auto type, ToArrowType(col.type()));
-      DELTA_ARROW_ASSIGN_OR_RETURN(auto nulls, arrow::MakeArrayOfNull(type, n),
+      DELTA_ARROW_ASSIGN_OR_RETURN(auto nulls, arrow::MakeArrayOfNull(type, n, pool()),
                                    ErrorCode::kInternal, "null column");
       return nulls;
     }
@@ -438,6 +448,7 @@ class ParquetTableScan final : public TableScan {
 
   SnapshotRef snapshot_;
   ScanOptions options_;
+  std::vector<const AddFile*> files_;  // the live files to read, in snapshot order
   std::vector<OutputColumn> columns_;
   std::shared_ptr<arrow::Schema> schema_;
   size_t next_file_ = 0;
@@ -496,8 +507,25 @@ Result<std::unique_ptr<TableScan>> TableScan::Make(SnapshotRef snapshot,
     fields.push_back(field->WithName(col.name)->WithNullable(nullable));
   }
   auto out_schema = arrow::schema(std::move(fields));
-  return std::unique_ptr<TableScan>(new ParquetTableScan(
-      std::move(snapshot), options, std::move(columns), std::move(out_schema)));
+  std::vector<const AddFile*> files;
+  for (const AddFile& add : snapshot->files()) {
+    if (!options.file_filter || options.file_filter(add)) files.push_back(&add);
+  }
+  if (options.read_ahead_files > 1 && !options.limit && files.size() > 1) {
+    // Each file gets its own sequential scan; the read-ahead scan keeps them in order.
+    auto open_file = [snapshot, options, columns, out_schema](
+                         const AddFile& add) -> Result<std::unique_ptr<TableScan>> {
+      return std::unique_ptr<TableScan>(
+          new ParquetTableScan(snapshot, options, {&add}, columns, out_schema));
+    };
+    auto scan = parquet_internal::MakeReadAheadScan(
+        out_schema, files, std::move(open_file), options.read_ahead_files,
+        kReadAheadBatchesPerFile);
+    if (scan != nullptr) return scan;
+  }
+  return std::unique_ptr<TableScan>(
+      new ParquetTableScan(std::move(snapshot), options, std::move(files),
+                           std::move(columns), std::move(out_schema)));
 }
 
 }  // namespace deltaguard

@@ -37,22 +37,31 @@ struct ScanOptions {
   /// (MERGE copying unchanged rows): no string is built, filtering moves 4-byte
   /// indices, and the writer re-encodes the indices without hashing (DataFileWriter).
   std::vector<std::string> dictionary_columns;
+  /// When above 1 and no limit is set: up to this many files are decoded at once on
+  /// background threads, each a few batches ahead of the consumer, and their batches
+  /// still come out in file order (guarantee 1). For callers that read the whole table
+  /// (Python's to_arrow): decoding overlaps across files, as a dataset scanner's
+  /// fragment read-ahead does. 0 or 1: one file at a time, on the caller's thread.
+  size_t read_ahead_files = 0;
+  /// Where decoded batches are allocated; nullptr: Arrow's default pool. A host process
+  /// whose default suits it badly picks another (python/: jemalloc inside pyarrow's
+  /// process, whose default is mimalloc, see docs/python.md).
+  arrow::MemoryPool* memory_pool = nullptr;
 };
 
 /// A forward-only scan of a snapshot's live rows.
 ///
 /// Guarantees:
 ///  1. Files are read in snapshot order (Snapshot::files()), rows in file order; rows
-///  whose
-///     file position is in the file's deletion vector are dropped (PROTOCOL.md "Deletion
-///     Vectors"); at most `limit` rows are returned and no file past the limit is opened.
+///     whose file position is in the file's deletion vector are dropped (PROTOCOL.md
+///     "Deletion Vectors"); at most `limit` rows are returned and no file past the
+///     limit is opened (read_ahead_files opens files ahead only without a limit).
 ///  2. Every batch has output_schema() exactly: logical names (a nested selection "b.c"
-///  is
-///     a top-level column named "b.c", NULL where any ancestor is NULL) and Delta's Arrow
-///     types (arrow/schema.h), except the dictionary_columns of files that store them
-///     dictionary-encoded (ScanOptions). Columns absent from a file are NULL; partition
-///     columns come from add.partitionValues (keyed by physical name under column
-///     mapping).
+///     is a top-level column named "b.c", NULL where any ancestor is NULL) and Delta's
+///     Arrow types (arrow/schema.h), except the dictionary_columns of files that store
+///     them dictionary-encoded (ScanOptions). Columns absent from a file are NULL;
+///     partition columns come from add.partitionValues (keyed by physical name under
+///     column mapping).
 ///  3. No batch is empty. Next() returns nullptr at the end; after an error every later
 ///     Next() returns the same error. Errors name the data file.
 class TableScan {
