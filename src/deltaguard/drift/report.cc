@@ -220,8 +220,12 @@ std::string DriftReportText(const DriftReport& r) {
   if (!r.inferred.empty()) {
     out += "inferred input types:\n";
     for (const auto& c : r.inferred) {
-      out += fmt::format("  {}: {} ({}{})\n", c.column, c.inferred_type, c.cast,
-                         c.table_type.empty() ? "" : " to " + c.table_type);
+      if (c.table_type.empty()) {
+        out += fmt::format("  {}: inferred {} ({})\n", c.column, c.inferred_type, c.cast);
+      } else {
+        out += fmt::format("  {}: inferred {}, table {}: {}\n", c.column, c.inferred_type,
+                           c.table_type, c.cast);
+      }
     }
     out += "\n";
   }
@@ -230,7 +234,7 @@ std::string DriftReportText(const DriftReport& r) {
     const DriftChange& c = r.changes[i];
     out += fmt::format("{} {}\n", ChangeFails(r, i) ? "FAIL" : "    ", c.Summary());
     if (!c.evidence.empty()) out += fmt::format("       evidence: {}\n", c.evidence);
-    out += fmt::format("       on append: Spark {}; deltaguard {}\n", c.info().spark,
+    out += fmt::format("       on append: Spark: {}; deltaguard: {}\n", c.info().spark,
                        c.info().deltaguard);
     out += fmt::format("       way forward: {}\n", WayForward(c));
   }

@@ -1,5 +1,6 @@
 #include "deltaguard/schema/schema_diff.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "deltaguard/schema/column_path.h"
@@ -178,13 +179,20 @@ void DiffStructs(const StructType& before, const StructType& after,
   }
   if (options.report_moves) {
     std::vector<bool> moved = MovedPositions(matched_old);
+    // Ranks among the fields both sides have, so added or dropped fields never make a
+    // field look moved: the rank of old position p is the number of matched old
+    // positions below it.
+    std::vector<size_t> sorted_old = matched_old;
+    std::sort(sorted_old.begin(), sorted_old.end());
     for (size_t k = 0; k < moved.size(); ++k) {
       if (!moved[k]) continue;
       const StructField& of = before.field(matched_old[k]);
       const StructField& nf = after.field(matched_new[k]);
+      size_t old_rank =
+          std::lower_bound(sorted_old.begin(), sorted_old.end(), matched_old[k]) -
+          sorted_old.begin();
       out->push_back({SchemaDiffEntry::Kind::kMoved, ChildColumnPath(prefix, nf.name), "",
-                      std::to_string(matched_old[k] + 1),
-                      std::to_string(matched_new[k] + 1)});
+                      std::to_string(old_rank + 1), std::to_string(k + 1)});
       out->back().from_type = of.type;
       out->back().to_type = nf.type;
       out->back().from_index = matched_old[k];

@@ -48,7 +48,8 @@ struct SchemaDiffEntry {
 struct SchemaDiffOptions {
   /// Report kMoved for matched fields whose order changed within their struct: the
   /// fewest fields that, taken out, leave the others in their old order (the rest form
-  /// a longest increasing run of old positions). `from`/`to` are 1-based positions.
+  /// a longest increasing run of old positions). `from`/`to` are 1-based positions
+  /// among the fields both sides have (added and dropped fields do not count).
   bool report_moves = false;
   /// Report kMetadataChanged when a matched field's metadata differs in keys other than
   /// the comment, column mapping (`delta.columnMapping.*`) and `delta.typeChanges`;

@@ -7,6 +7,9 @@
 #include <optional>
 #include <vector>
 
+#include "deltaguard/drift/classify.h"
+#include "deltaguard/drift/evidence.h"
+#include "deltaguard/drift/report.h"
 #include "deltaguard/evolution/table_diff.h"
 #include "deltaguard/io/parquet/row_count.h"
 #include "deltaguard/protocol/protocol.h"
@@ -195,7 +198,8 @@ std::string HistoryEntryText(const CommitSummary& s, const CommitTableChanges& c
   return out;
 }
 
-std::string HistoryEntryJson(const CommitSummary& s, const CommitTableChanges& changes) {
+std::string HistoryEntryJson(const CommitSummary& s, const CommitTableChanges& changes,
+                             const std::vector<DriftChange>& drift) {
   std::string operation = s.commit_info && s.commit_info->operation
                               ? *s.commit_info->operation
                               : std::string("UNKNOWN");
@@ -216,7 +220,32 @@ std::string HistoryEntryJson(const CommitSummary& s, const CommitTableChanges& c
   AppendJsonStringArray(changes.SchemaLines(), &out);
   out += ",\"other_changes\":";
   AppendJsonStringArray(changes.TableLines(), &out);
+  out += ",\"drift\":" + DriftChangesJson(drift);
   return out + "}";
+}
+
+// The classified changes of a commit that logged a metaData with a schema, against the
+// table before it (none for the first schema). COLUMN_ALL_NULL evidence comes from the
+// statistics of the commit's own add actions.
+Result<std::vector<DriftChange>> CommitDrift(const FileSystem& fs,
+                                             const std::string& table_root,
+                                             const CommitSummary& s,
+                                             const std::optional<Metadata>& before) {
+  if (!before || !s.metadata || s.metadata->schema_string.empty() ||
+      before->schema_string.empty()) {
+    return std::vector<DriftChange>{};
+  }
+  DELTA_ASSIGN_OR_RETURN(DriftSide old_side, DriftSideFromMetadata(*before));
+  DELTA_ASSIGN_OR_RETURN(DriftSide new_side, DriftSideFromMetadata(*s.metadata));
+  DriftEvidence evidence;
+  DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions,
+                         ReadCommit(fs, table_root, s.version));
+  std::vector<const AddFile*> adds;
+  for (const auto& a : actions) {
+    if (const auto* add = std::get_if<AddFile>(&a)) adds.push_back(add);
+  }
+  if (!adds.empty()) evidence.after = EvidenceFromAddStats(*new_side.schema, adds);
+  return ClassifyDrift(old_side, new_side, evidence);
 }
 
 }  // namespace
@@ -236,21 +265,32 @@ Result<std::string> DescribeReport(const Snapshot& snapshot, ReportFormat format
 }
 
 Result<std::string> HistoryReport(const FileSystem& fs, const std::string& table_root,
-                                  ReportFormat format) {
+                                  ReportFormat format, bool drift_lines) {
   DELTA_ASSIGN_OR_RETURN(std::vector<CommitSummary> commits, ReadHistory(fs, table_root));
   std::string out = format == ReportFormat::kJson ? "[" : "";
   LoggedTableState state;
   for (size_t i = 0; i < commits.size(); ++i) {
     const CommitSummary& s = commits[i];
+    std::optional<Metadata> before = state.metadata;
     auto changes = DiffCommitActions(state, s.metadata, s.protocol, &state);
     if (!changes) {
       return WithContext(changes.error(), fmt::format("schema of version {}", s.version));
     }
+    std::vector<DriftChange> drift;
+    if (format == ReportFormat::kJson || drift_lines) {
+      auto classified = CommitDrift(fs, table_root, s, before);
+      if (!classified) {
+        return WithContext(classified.error(),
+                           fmt::format("drift of version {}", s.version));
+      }
+      drift = std::move(*classified);
+    }
     if (format == ReportFormat::kJson) {
       if (i) out += ",";
-      out += HistoryEntryJson(s, *changes);
+      out += HistoryEntryJson(s, *changes, drift);
     } else {
       out += HistoryEntryText(s, *changes);
+      for (const auto& c : drift) out += "  drift: " + c.Summary() + "\n";
     }
   }
   if (format == ReportFormat::kJson) out += "]\n";
