@@ -215,6 +215,35 @@ def test_diff_table_versions_and_history_drift(orders, tmp_path):
     assert "drift:" not in run_cli("history", table).stdout
 
 
+def test_transitive_modes_check_every_earlier_version(tmp_path):
+    """v0 has a INT, v1 drops it (overwriteSchema), the input re-adds it as a string:
+    BACKWARD against the latest passes, BACKWARD_TRANSITIVE fails on v0."""
+    table = str(tmp_path / "t")
+    v0 = write_parquet(tmp_path / "a0.parquet", {"id": pa.array([1], pa.int32()),
+                                                 "a": pa.array([1], pa.int32())})
+    v1 = write_parquet(tmp_path / "a1.parquet", {"id": pa.array([1], pa.int32())})
+    new = write_parquet(tmp_path / "a2.parquet", {"id": pa.array([1], pa.int32()),
+                                                  "a": ["x"]})
+    assert run_cli("write", table, v0).returncode == EXIT_OK
+    res = run_cli("write", table, v1, "--mode", "overwrite", "--overwrite-schema")
+    assert res.returncode == EXIT_OK, res.describe()
+    plain = drift_json("drift", table, new, "--mode", "BACKWARD", rc=EXIT_OK)
+    assert classes(plain) == [("COLUMN_ADDED_NULLABLE", "a")]
+    report = drift_json("drift", table, new, "--mode", "BACKWARD_TRANSITIVE")
+    assert classes(report) == [("COLUMN_ADDED_NULLABLE", "a"),
+                               ("TYPE_CHANGED_INCOMPATIBLE", "a")]
+    assert report["changes"][1]["evidence"] == f"from v0 to {new}"
+    assert report["verdict"]["breaking"] == [{
+        "change": 1, "direction": "BACKWARD",
+        "reason": f"old values cannot be read as the new type (v0 -> {new})"}]
+    # Between two versions of one table: every pair of versions between them.
+    assert run_cli("write", table, new, "--merge-schema").returncode == EXIT_OK
+    drift_json("diff", f"{table}@v1", table, "--mode", "FULL_TRANSITIVE", rc=EXIT_OK)
+    report = drift_json("diff", f"{table}@v0", table, "--mode", "FULL_TRANSITIVE")
+    assert sorted(b["direction"] for b in report["verdict"]["breaking"]) == [
+        "BACKWARD", "FORWARD"]
+
+
 def test_bad_input(orders, tmp_path):
     table, new = orders
     cases = [

@@ -46,6 +46,8 @@ struct Source {
   bool data = false;        // a data input: its nullability is ignored
   bool positional = false;  // headerless CSV
   std::vector<InferredColumn> inferred;
+  std::string table_root;  // a table version: its root and version
+  int64_t version = -1;
 };
 
 bool IsTable(const FileSystem& fs, const std::string& path) {
@@ -70,7 +72,29 @@ Result<Source> TableSource(const std::string& path, const SnapshotSpec& spec,
   s.label = label.empty() ? fmt::format("{}@v{}", path, snap->version()) : label;
   DELTA_ASSIGN_OR_RETURN(s.side, DriftSideFromMetadata(snap->metadata()));
   s.evidence = TableEvidence(*snap);
+  s.table_root = snap->table_root();
+  s.version = snap->version();
   return s;
+}
+
+// The table's schema at every version in [from, to] that logged one, oldest first,
+// starting with the schema in force at `from` (from the commits; old checkpoints may be
+// gone, so the earliest available commit starts the list when `from` precedes it).
+Result<std::vector<std::pair<int64_t, DriftSide>>> TableSchemas(const Source& table,
+                                                                int64_t from,
+                                                                int64_t to) {
+  auto fs = MakeLocalFileSystem();
+  DELTA_ASSIGN_OR_RETURN(std::vector<CommitSummary> commits,
+                         ReadHistory(*fs, table.table_root));
+  std::vector<std::pair<int64_t, DriftSide>> out;
+  for (const auto& c : commits) {
+    if (c.version > to) break;
+    if (!c.metadata || c.metadata->schema_string.empty()) continue;
+    DELTA_ASSIGN_OR_RETURN(DriftSide side, DriftSideFromMetadata(*c.metadata));
+    if (c.version <= from && !out.empty()) out.clear();  // keep the one in force at from
+    out.emplace_back(c.version, std::move(side));
+  }
+  return out;
 }
 
 // "v12" / "12" is a version, anything else a timestamp.
@@ -342,6 +366,75 @@ Result<InputOptions> InputOptionsFrom(const Args& args) {
   return options;
 }
 
+// A transitive mode with a table on the old side: the new side against every earlier
+// version's schema (drift TABLE INPUT, diff TABLE INPUT) or, when both sides are
+// versions of one table, every pair of versions between them. A breaking change of
+// another pair that is not among `changes` is appended to them, its evidence naming
+// the versions.
+Result<Verdict> TransitiveVerdict(const Source& before, const Source& after,
+                                  CompatMode mode, const DriftEvidence& flags_from,
+                                  std::vector<DriftChange>* changes) {
+  DriftEvidence flags;
+  flags.positional = flags_from.positional;
+  flags.ignore_new_nullability = flags_from.ignore_new_nullability;
+  bool same_table =
+      after.table_root == before.table_root && after.version > before.version;
+  DELTA_ASSIGN_OR_RETURN(auto versions,
+                         TableSchemas(before, same_table ? before.version : 0,
+                                      same_table ? after.version : before.version));
+  std::vector<DriftSide> sides;
+  std::vector<std::string> labels;
+  for (auto& [v, side] : versions) {
+    sides.push_back(std::move(side));
+    labels.push_back(fmt::format("v{}", v));
+  }
+  std::vector<SequenceStep> steps;
+  Verdict raw;
+  if (same_table) {
+    raw = JudgeSequence(sides, mode, &steps, flags);
+  } else {
+    raw = JudgeAgainstPrevious(sides, after.side, mode, &steps, flags);
+    labels.push_back(after.label);
+  }
+  Verdict verdict;
+  verdict.mode = mode;
+  for (const auto& b : raw.breaking) {
+    const SequenceStep* step = nullptr;
+    for (const auto& st : steps) {
+      if (st.from == b.from_schema && st.to == b.to_schema) step = &st;
+    }
+    if (!step) continue;
+    const DriftChange& c = step->changes[b.change];
+    std::string between =
+        fmt::format("{} -> {}", labels[b.from_schema], labels[b.to_schema]);
+    size_t index = changes->size();
+    for (size_t i = 0; i < changes->size(); ++i) {
+      const DriftChange& e = (*changes)[i];
+      if (e.cls == c.cls && e.path == c.path && e.before == c.before &&
+          e.after == c.after) {
+        index = i;
+        break;
+      }
+    }
+    if (index == changes->size()) {
+      changes->push_back(c);
+      changes->back().evidence =
+          fmt::format("from {} to {}", labels[b.from_schema], labels[b.to_schema]);
+    }
+    bool seen = false;
+    for (const auto& v : verdict.breaking) {
+      seen |= v.change == index && v.direction == b.direction;
+    }
+    if (!seen) {
+      verdict.breaking.push_back({index, b.direction,
+                                  fmt::format("{} ({})", b.reason, between),
+                                  b.from_schema, b.to_schema});
+    }
+  }
+  verdict.compatible = verdict.breaking.empty();
+  return verdict;
+}
+
 int Emit(const Source& before, const Source& after, const OutputOptions& o) {
   DriftEvidence evidence;
   evidence.before = before.evidence;
@@ -360,6 +453,11 @@ int Emit(const Source& before, const Source& after, const OutputOptions& o) {
   CompatMode mode = o.mode.value_or(
       o.fail_on == FailBar::kBreaking ? CompatMode::kBackward : CompatMode::kNone);
   r.verdict = JudgeChanges(r.changes, mode);
+  if (IsTransitive(mode) && !before.table_root.empty()) {
+    auto verdict = TransitiveVerdict(before, after, mode, evidence, &r.changes);
+    if (!verdict) return ReportError(verdict.error(), before.label);
+    r.verdict = std::move(*verdict);
+  }
   r.fail_on = o.fail_on;
   r.inferred = after.inferred;
   if (o.format == "json") {

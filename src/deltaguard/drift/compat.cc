@@ -65,16 +65,34 @@ Verdict JudgeChanges(const std::vector<DriftChange>& changes, CompatMode mode) {
 }
 
 Verdict JudgeSequence(const std::vector<DriftSide>& schemas, CompatMode mode,
-                      std::vector<SequenceStep>* steps) {
+                      std::vector<SequenceStep>* steps, const DriftEvidence& evidence) {
   Verdict verdict;
   verdict.mode = mode;
   for (size_t to = 1; to < schemas.size(); ++to) {
     size_t first = IsTransitive(mode) ? 0 : to - 1;
     for (size_t from = first; from < to; ++from) {
-      std::vector<DriftChange> changes = ClassifyDrift(schemas[from], schemas[to]);
+      std::vector<DriftChange> changes =
+          ClassifyDrift(schemas[from], schemas[to], evidence);
       JudgeInto(changes, mode, from, to, &verdict);
       if (steps) steps->push_back({from, to, std::move(changes)});
     }
+  }
+  verdict.compatible = verdict.breaking.empty();
+  return verdict;
+}
+
+Verdict JudgeAgainstPrevious(const std::vector<DriftSide>& previous,
+                             const DriftSide& latest, CompatMode mode,
+                             std::vector<SequenceStep>* steps,
+                             const DriftEvidence& evidence) {
+  Verdict verdict;
+  verdict.mode = mode;
+  size_t n = previous.size();
+  size_t first = IsTransitive(mode) || n == 0 ? 0 : n - 1;
+  for (size_t from = first; from < n; ++from) {
+    std::vector<DriftChange> changes = ClassifyDrift(previous[from], latest, evidence);
+    JudgeInto(changes, mode, from, n, &verdict);
+    if (steps) steps->push_back({from, n, std::move(changes)});
   }
   verdict.compatible = verdict.breaking.empty();
   return verdict;

@@ -68,7 +68,18 @@ struct SequenceStep {
 /// (so a column dropped in v2 and re-added with another type in v3 breaks BACKWARD
 /// between v1 and v3 although each step passes). `steps` receives every compared pair
 /// with its changes (may be null); BreakingChange::change indexes its step's changes.
+/// `evidence` is passed to every classification (its flags matter most: positional,
+/// ignore_new_nullability).
 Verdict JudgeSequence(const std::vector<DriftSide>& schemas, CompatMode mode,
-                      std::vector<SequenceStep>* steps = nullptr);
+                      std::vector<SequenceStep>* steps = nullptr,
+                      const DriftEvidence& evidence = {});
+
+/// Judge `latest` against every schema of `previous` (oldest first) under `mode`, as a
+/// schema registry checks a new schema: a transitive mode compares it with all of them,
+/// a plain mode with the last one only. Steps are (i, previous.size()).
+Verdict JudgeAgainstPrevious(const std::vector<DriftSide>& previous,
+                             const DriftSide& latest, CompatMode mode,
+                             std::vector<SequenceStep>* steps = nullptr,
+                             const DriftEvidence& evidence = {});
 
 }  // namespace deltaguard

@@ -107,5 +107,21 @@ TEST(CompatTest, TransitiveCatchesWhatStepsMiss) {
   EXPECT_TRUE(JudgeSequence(seq, CompatMode::kNone).compatible);
 }
 
+// A registry check of a new schema: only pairs ending at the new one.
+TEST(CompatTest, AgainstPrevious) {
+  std::vector<DriftSide> previous = {Side("id INT, a INT"), Side("id INT")};
+  DriftSide latest = Side("id INT, a STRING");
+  EXPECT_TRUE(JudgeAgainstPrevious(previous, latest, CompatMode::kBackward).compatible);
+  std::vector<SequenceStep> steps;
+  Verdict v =
+      JudgeAgainstPrevious(previous, latest, CompatMode::kBackwardTransitive, &steps);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].from, 0u);
+  EXPECT_EQ(steps[0].to, 2u);
+  ASSERT_EQ(v.breaking.size(), 1u);
+  EXPECT_EQ(v.breaking[0].from_schema, 0u);
+  EXPECT_TRUE(JudgeAgainstPrevious({}, latest, CompatMode::kFullTransitive).compatible);
+}
+
 }  // namespace
 }  // namespace deltaguard
