@@ -215,6 +215,27 @@ TEST(ClassifyDriftTest, NestedTypesThroughArraysAndMaps) {
             L{"TYPE_CHANGED_INCOMPATIBLE a: array<integer> -> integer"});
 }
 
+// Each column class inside structs, array elements and map values.
+TEST(ClassifyDriftTest, EveryColumnClassNested) {
+  EXPECT_EQ(Classify("s STRUCT<a: INT, b: INT, c: INT COMMENT 'x', d: INT>",
+                     "s STRUCT<b: INT, A: INT, c: INT COMMENT 'y', d: BIGINT NOT NULL, "
+                     "e: STRING NOT NULL>"),
+            (L{"COLUMN_CASE_CHANGED s.a -> s.A: a -> A", "COMMENT_CHANGED s.c: x -> y",
+               "TYPE_WIDENED s.d: integer -> long",
+               "NULLABILITY_TIGHTENED s.d: nullable -> not null",
+               "COLUMN_ADDED_NOT_NULL s.e:  -> string not null",
+               "COLUMN_REORDERED s.A: position 1 -> position 2"}));
+  EXPECT_EQ(Classify("l ARRAY<STRUCT<cust_id: BIGINT, v: INT NOT NULL>>",
+                     "l ARRAY<STRUCT<customer_id: BIGINT, v: INT>>"),
+            (L{"COLUMN_ADDED_NULLABLE l.element.customer_id:  -> long",
+               "NULLABILITY_RELAXED l.element.v: not null -> nullable",
+               "COLUMN_REMOVED l.element.cust_id: long -> ",
+               "COLUMN_RENAME_SUSPECTED l.element.cust_id -> l.element.customer_id: long "
+               "-> long"}));
+  EXPECT_EQ(Classify("m MAP<STRING, STRUCT<x: STRING>>", "m MAP<STRING, STRUCT<x: INT>>"),
+            L{"TYPE_CHANGED_INCOMPATIBLE m.value.x: string -> integer"});
+}
+
 TEST(ClassifyDriftTest, NestedPathsUseTheColumnPathPrinter) {
   EXPECT_EQ(Classify("`a.b` STRUCT<c: INT>", "`a.b` STRUCT<c: INT, `d.e`: INT>"),
             L{"COLUMN_ADDED_NULLABLE `a.b`.`d.e`:  -> integer"});
