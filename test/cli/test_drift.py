@@ -350,3 +350,45 @@ def test_spark_rename_drop_widen_history(spark, tmp_path):
     report = drift_json("diff", f"{path}@v1", path, "--mode", "FULL")
     assert {report["changes"][b["change"]]["class"]
             for b in report["verdict"]["breaking"]} == {"COLUMN_RENAMED", "TYPE_WIDENED"}
+
+
+def sql_rows(*statements):
+    res = run_cli("sql", "--format", "jsonl", "; ".join(statements))
+    assert res.returncode == EXIT_OK, res.describe()
+    return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+
+
+# What SQL rows carry of a change, from a CLI JSON change object (SQL shows "" as NULL).
+def cli_change_as_sql(c):
+    return {"class": c["class"], "path": c["path"], "old_path": c["old_path"] or None,
+            "before": c["before"] or None, "after": c["after"] or None,
+            "risk": c["risk"], "spark_default": c["spark"],
+            "deltaguard_default": c["deltaguard"], "option": c["option"] or None,
+            "score": c["score"], "evidence": c["evidence"] or None,
+            "backward": c["backward"], "forward": c["forward"]}
+
+
+def test_sql_answers_match_history_drift_and_drift(orders):
+    """schema_changes() gives the rows of history --drift, DESCRIBE DRIFT the changes of
+    deltaguard drift, for the same table and input."""
+    table, new = orders
+    described = sql_rows(f"DESCRIBE DRIFT delta.`{table}` USING read_parquet('{new}')")
+    report = drift_json("drift", table, new)
+    assert described == [cli_change_as_sql(c) for c in report["changes"]]
+    assert [r["class"] for r in described][-1] == "COLUMN_RENAME_SUSPECTED"
+
+    res = run_cli("write", table, new, "--merge-schema")
+    assert res.returncode == EXIT_OK, res.describe()
+    hist = run_cli("history", table, "--format", "json")
+    assert hist.returncode == EXIT_OK, hist.describe()
+    expected = []
+    for entry in json.loads(hist.stdout):
+        for c in entry["drift"]:
+            expected.append({"version": entry["version"],
+                             "operation": entry["operation"], **cli_change_as_sql(c)})
+    rows = sql_rows(f"SELECT * FROM schema_changes('{table}')")
+    assert len(rows) == len(expected) and len(rows) >= 3
+    for row, want in zip(rows, expected):
+        assert row.pop("timestamp")
+        assert row == want
+    assert sql_rows(f"SELECT * FROM schema_changes('{table}', 0, 0)") == []

@@ -3,14 +3,9 @@
 // data file and schema text (docs/drift.md). Only footers, stream headers and one
 // bounded batch per input are read; table evidence comes from add-action statistics.
 
-#include <arrow/array.h>
-#include <arrow/scalar.h>
-#include <arrow/type_traits.h>
-
 #include <algorithm>
 #include <cstring>
 #include <iostream>
-#include <set>
 
 #include "cli_common.h"
 #include "deltaguard/arrow/schema.h"
@@ -22,17 +17,11 @@
 #include "deltaguard/exec/input_source.h"
 #include "deltaguard/schema/column_path.h"
 #include "deltaguard/table/table.h"
+#include "deltaguard/table/table_drift.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::cli {
 namespace {
-
-// Rows of the one batch read from an input for value evidence, and the distinct values
-// kept per column: the bound on what drift reads, whatever the input's size.
-constexpr int64_t kSampleRows = 1000;
-constexpr size_t kSampleValues = 200;
-// Table evidence: the statistics of the most recently added files only.
-constexpr size_t kEvidenceFiles = 64;
 
 const FlagSpec kDriftFlags{{"--mode", "--format", "--fail-on", "--input-format",
                             "--delimiter", "--version", "--timestamp"},
@@ -55,23 +44,13 @@ bool IsTable(const FileSystem& fs, const std::string& path) {
   return exists && *exists;
 }
 
-std::vector<ColumnEvidence> TableEvidence(const Snapshot& snap) {
-  std::vector<const AddFile*> files;
-  for (const auto& f : snap.files()) files.push_back(&f);
-  std::sort(files.begin(), files.end(), [](const AddFile* a, const AddFile* b) {
-    return a->modification_time > b->modification_time;
-  });
-  if (files.size() > kEvidenceFiles) files.resize(kEvidenceFiles);
-  return EvidenceFromAddStats(*snap.schema(), files);
-}
-
 Result<Source> TableSource(const std::string& path, const SnapshotSpec& spec,
                            const std::string& label) {
   DELTA_ASSIGN_OR_RETURN(SnapshotRef snap, OpenSnapshot(path, spec));
   Source s;
   s.label = label.empty() ? fmt::format("{}@v{}", path, snap->version()) : label;
   DELTA_ASSIGN_OR_RETURN(s.side, DriftSideFromMetadata(snap->metadata()));
-  s.evidence = TableEvidence(*snap);
+  s.evidence = TableDriftEvidence(*snap);
   s.table_root = snap->table_root();
   s.version = snap->version();
   return s;
@@ -111,43 +90,15 @@ Result<SnapshotSpec> SpecFromSuffix(const std::string& suffix) {
   return spec;
 }
 
-// Value evidence from the first batch of `file` (at most kSampleRows rows).
+// Value evidence from the first batch of `file` (at most kDriftSampleRows rows).
 Result<std::vector<ColumnEvidence>> SampleEvidence(const InputFile& file,
                                                    InputOptions options) {
-  options.batch_rows = kSampleRows;
+  options.batch_rows = kDriftSampleRows;
   DELTA_ASSIGN_OR_RETURN(auto reader, OpenInput(file, options));
   std::shared_ptr<arrow::RecordBatch> batch;
   auto st = reader->ReadNext(&batch);
   if (!st.ok() || !batch) return std::vector<ColumnEvidence>{};  // types still compare
-  std::vector<ColumnEvidence> out;
-  for (int c = 0; c < batch->num_columns(); ++c) {
-    const auto& array = batch->column(c);
-    ColumnEvidence e;
-    e.path = FormatColumnPath({batch->schema()->field(c)->name()});
-    e.num_records = array->length();
-    e.null_count = array->null_count();
-    bool numeric = arrow::is_numeric(array->type_id());
-    std::set<std::string> seen;
-    std::optional<double> lo, hi;
-    for (int64_t r = 0; r < array->length(); ++r) {
-      if (array->IsNull(r)) continue;
-      auto scalar = array->GetScalar(r);
-      if (!scalar.ok()) continue;
-      std::string text = (*scalar)->ToString();
-      if (numeric) {
-        double v = std::strtod(text.c_str(), nullptr);
-        if (!lo || v < *lo) lo = v, e.min = text;
-        if (!hi || v > *hi) hi = v, e.max = text;
-      } else {
-        if (!e.min || text < *e.min) e.min = text;
-        if (!e.max || text > *e.max) e.max = text;
-      }
-      if (seen.size() < kSampleValues && seen.insert(text).second)
-        e.samples.push_back(text);
-    }
-    out.push_back(std::move(e));
-  }
-  return out;
+  return BatchDriftEvidence(*batch);
 }
 
 std::string CastNeeded(const DataType& inferred, const DataType& table) {

@@ -7,8 +7,6 @@
 #include <optional>
 #include <vector>
 
-#include "deltaguard/drift/classify.h"
-#include "deltaguard/drift/evidence.h"
 #include "deltaguard/drift/report.h"
 #include "deltaguard/evolution/table_diff.h"
 #include "deltaguard/io/parquet/row_count.h"
@@ -16,6 +14,7 @@
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/schema/schema_tree.h"
+#include "deltaguard/table/table_drift.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -222,30 +221,6 @@ std::string HistoryEntryJson(const CommitSummary& s, const CommitTableChanges& c
   AppendJsonStringArray(changes.TableLines(), &out);
   out += ",\"drift\":" + DriftChangesJson(drift);
   return out + "}";
-}
-
-// The classified changes of a commit that logged a metaData with a schema, against the
-// table before it (none for the first schema). COLUMN_ALL_NULL evidence comes from the
-// statistics of the commit's own add actions.
-Result<std::vector<DriftChange>> CommitDrift(const FileSystem& fs,
-                                             const std::string& table_root,
-                                             const CommitSummary& s,
-                                             const std::optional<Metadata>& before) {
-  if (!before || !s.metadata || s.metadata->schema_string.empty() ||
-      before->schema_string.empty()) {
-    return std::vector<DriftChange>{};
-  }
-  DELTA_ASSIGN_OR_RETURN(DriftSide old_side, DriftSideFromMetadata(*before));
-  DELTA_ASSIGN_OR_RETURN(DriftSide new_side, DriftSideFromMetadata(*s.metadata));
-  DriftEvidence evidence;
-  DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions,
-                         ReadCommit(fs, table_root, s.version));
-  std::vector<const AddFile*> adds;
-  for (const auto& a : actions) {
-    if (const auto* add = std::get_if<AddFile>(&a)) adds.push_back(add);
-  }
-  if (!adds.empty()) evidence.after = EvidenceFromAddStats(*new_side.schema, adds);
-  return ClassifyDrift(old_side, new_side, evidence);
 }
 
 }  // namespace
