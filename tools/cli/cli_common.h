@@ -70,5 +70,7 @@ int RunWrite(const std::vector<std::string>& argv);
 int RunSql(const std::vector<std::string>& argv);     // cmd_sql.cc
 int RunShell(const std::vector<std::string>& argv);   // cmd_shell.cc
 int RunVacuum(const std::vector<std::string>& argv);  // cmd_vacuum.cc
+int RunDrift(const std::vector<std::string>& argv);   // cmd_drift.cc
+int RunDiff(const std::vector<std::string>& argv);    // cmd_drift.cc
 
 }  // namespace deltaguard::cli

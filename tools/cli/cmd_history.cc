@@ -22,19 +22,21 @@ Result<std::string> TableRoot(const std::string& table) {
 }  // namespace
 
 int RunHistory(const std::vector<std::string>& argv) {
-  auto args = ParseArgs(argv, FlagSpec{{"--format"}, {}});
+  auto args = ParseArgs(argv, FlagSpec{{"--format"}, {"--drift"}});
   if (!args) return ReportError(args.error(), "");
   if (args->positional.size() != 1) {
-    return ReportError(MakeError(ErrorCode::kInvalidArgument,
-                                 "usage: deltaguard history TABLE [--format text|json]"),
-                       "");
+    return ReportError(
+        MakeError(ErrorCode::kInvalidArgument,
+                  "usage: deltaguard history TABLE [--format text|json] [--drift]"),
+        "");
   }
   const std::string& table = args->positional[0];
   auto format = ParseReportFormat(args->Get("--format").value_or("text"));
   if (!format) return ReportError(format.error(), table);
   auto root = TableRoot(table);
   if (!root) return ReportError(root.error(), table);
-  auto report = HistoryReport(*MakeLocalFileSystem(), *root, *format);
+  auto report =
+      HistoryReport(*MakeLocalFileSystem(), *root, *format, args->Has("--drift"));
   if (!report) return ReportError(report.error(), table);
   std::cout << *report;
   return kExitOk;

@@ -22,8 +22,10 @@ commands:
   scan TABLE [--version N | --timestamp T] [--columns a,b.c] [--limit N]
        [--format table|csv|jsonl]
       print the rows of the table
-  history TABLE [--format text|json]
-      one entry per version: timestamp, operation, parameters, schema changes
+  history TABLE [--format text|json] [--drift]
+      one entry per version: timestamp, operation, parameters, schema changes;
+      --drift adds the classified changes (docs/drift.md) to the text form, the
+      json form always has them as "drift"
   log TABLE VERSION [--format text|json]
       the actions of one commit
   create TABLE (--schema 'DDL or JSON' | --schema-file F | --from-file DATAFILE)
@@ -55,6 +57,18 @@ commands:
       delta.deletedFileRetentionDuration, 7 days) references, and abandoned
       temporary files of killed writes; --dry-run lists them. A retention below the
       table's needs --conf spark.databricks.delta.retentionDurationCheck.enabled=false
+  drift TABLE INPUT... [--mode M] [--format text|json|markdown|junit|github]
+        [--fail-on breaking|high|any] [--input-format parquet|csv|json|arrow]
+        [--no-header] [--delimiter C] [--version N | --timestamp T]
+      classify how the inputs' schema differs from the table's (docs/drift.md):
+      class, risk, what Spark and deltaguard do on append, the way forward; for
+      CSV/JSON the inferred types and casts. Reads footers and one bounded batch.
+      M is NONE, BACKWARD, BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, FULL,
+      FULL_TRANSITIVE; exit 1 when a change fails --fail-on (default breaking with
+      --mode, else high)
+  diff A B [--mode M] [--format F] [--fail-on breaking|high|any]
+      the same between any two of: a table (TABLE, TABLE@vN, TABLE@TIMESTAMP), a
+      data file or directory, a schema file, schema text (DDL or Delta schema JSON)
   help
       this text
 
@@ -101,6 +115,8 @@ int main(int argc, char** argv) {
   if (command == "sql") return RunSql(rest);
   if (command == "shell") return RunShell(rest);
   if (command == "vacuum") return RunVacuum(rest);
+  if (command == "drift") return RunDrift(rest);
+  if (command == "diff") return RunDiff(rest);
   std::cerr << "deltaguard: unknown command '" << command << "'\n\n" << kUsage;
   return kExitUsage;
 }

@@ -22,6 +22,16 @@ std::vector<std::string> Diff(std::string_view before, std::string_view after) {
 
 using Lines = std::vector<std::string>;
 
+Lines DiffWith(std::string_view before, std::string_view after,
+               const SchemaDiffOptions& options) {
+  auto b = ParseDdlSchema(before);
+  auto a = ParseDdlSchema(after);
+  EXPECT_TRUE(b && a);
+  Lines out;
+  for (const auto& c : DiffSchemas(**b, **a, options)) out.push_back(c.ToString());
+  return out;
+}
+
 TEST(DiffSchemasTest, SameSchemaHasNoChanges) {
   EXPECT_EQ(Diff("id BIGINT, s STRUCT<a: INT>", "id BIGINT, s STRUCT<a: INT>"), Lines{});
   // Names match case-insensitively; a change of case is reported as a rename.
@@ -75,6 +85,40 @@ TEST(DiffSchemasTest, RenameByColumnMappingId) {
   // Without ids, the same names are a drop and an add.
   EXPECT_EQ(Diff("a INT, b INT", "b INT, c INT"),
             (Lines{"added column 'c' (integer)", "dropped column 'a' (integer)"}));
+}
+
+// Moves are reported only on request, as the fewest fields that left their order (of
+// two equally short answers, the one keeping the earliest run).
+TEST(DiffSchemasTest, MovesOnRequest) {
+  SchemaDiffOptions moves;
+  moves.report_moves = true;
+  EXPECT_EQ(Diff("a INT, b INT, c INT", "c INT, a INT, b INT"), Lines{});
+  EXPECT_EQ(DiffWith("a INT, b INT, c INT", "c INT, a INT, b INT", moves),
+            Lines{"moved column 'c' from position 3 to 1"});
+  EXPECT_EQ(DiffWith("a INT, b INT", "b INT, a INT", moves),
+            Lines{"moved column 'a' from position 1 to 2"});
+  // Nested struct fields too; an added field does not count as a move.
+  EXPECT_EQ(
+      DiffWith("s STRUCT<x: INT, y: INT>", "s STRUCT<n: INT, y: INT, x: INT>", moves),
+      (Lines{"added column 's.n' (integer)", "moved column 's.x' from position 1 to 2"}));
+}
+
+TEST(DiffSchemasTest, MetadataOnRequest) {
+  auto schema = [](const char* metadata) {
+    return *ParseSchemaJson(
+        std::string(R"({"type":"struct","fields":[{"name":"a","type":"integer",)"
+                    R"("nullable":true,"metadata":)") +
+        metadata + "}]}");
+  };
+  SchemaRef before = schema(R"({"pii":true,"comment":"x"})");
+  SchemaRef after = schema(R"({"pii":false,"comment":"x","delta.columnMapping.id":3})");
+  EXPECT_TRUE(DiffSchemas(*before, *after).empty());
+  SchemaDiffOptions options;
+  options.report_metadata = true;
+  auto changes = DiffSchemas(*before, *after, options);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].ToString(),
+            "changed metadata of 'a' from 'pii=true' to 'pii=false'");
 }
 
 }  // namespace

@@ -162,18 +162,43 @@ TableRef ParseTableRefText(const std::string& text) {
 
 }  // namespace
 
+Result<FunctionTable> ResolveFunctionTable(std::string_view function, const Expr& arg,
+                                           const QueryContext& context) {
+  DELTA_ASSIGN_OR_RETURN(auto table_arg, EvaluateConstant(arg, context));
+  if (table_arg->type_id() != arrow::Type::STRING || table_arg->IsNull(0)) {
+    return MakeError(ErrorCode::kInvalidArgument, "{}() table must be a string, got {}",
+                     function, SparkColumnName(arg));
+  }
+  FunctionTable out;
+  out.text = std::string(static_cast<const arrow::StringArray&>(*table_arg).GetView(0));
+  TableRef ref = ParseTableRefText(out.text);
+  if (context.catalog != nullptr) {
+    DELTA_ASSIGN_OR_RETURN(ResolvedTable t,
+                           context.catalog->Resolve(ref, context.current_database));
+    if (!t.exists) {
+      return MakeError(ErrorCode::kNotFound, "{}(): table '{}' does not exist at '{}'",
+                       function, out.text, t.path);
+    }
+    out.root = t.path;
+  } else if (ref.kind == TableRef::Kind::kPath) {
+    DELTA_ASSIGN_OR_RETURN(out.root, NormalizeTablePath(ref.path));
+  } else {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "{}(): table name '{}' needs a warehouse catalog", function,
+                     out.text);
+  }
+  return out;
+}
+
 Result<SourcePlan> PlanDeltaLog(const FromClause& from, const QueryContext& context) {
   if (from.args.empty() || from.args.size() > 2 || !from.named_args.empty()) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "delta_log() takes a table name or path and an optional version");
   }
-  DELTA_ASSIGN_OR_RETURN(auto table_arg, EvaluateConstant(*from.args[0], context));
-  if (table_arg->type_id() != arrow::Type::STRING || table_arg->IsNull(0)) {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "delta_log() table must be a string, got {}",
-                     SparkColumnName(*from.args[0]));
-  }
-  std::string text(static_cast<const arrow::StringArray&>(*table_arg).GetView(0));
+  DELTA_ASSIGN_OR_RETURN(FunctionTable table,
+                         ResolveFunctionTable("delta_log", *from.args[0], context));
+  const std::string& text = table.text;
+  const std::string& root = table.root;
   std::optional<int64_t> version;
   if (from.args.size() == 2) {
     DELTA_ASSIGN_OR_RETURN(auto v, EvaluateConstant(*from.args[1], context));
@@ -188,22 +213,6 @@ Result<SourcePlan> PlanDeltaLog(const FromClause& from, const QueryContext& cont
     version = v->type_id() == arrow::Type::INT32
                   ? static_cast<const arrow::Int32Array&>(*v).Value(0)
                   : static_cast<const arrow::Int64Array&>(*v).Value(0);
-  }
-  TableRef ref = ParseTableRefText(text);
-  std::string root;
-  if (context.catalog != nullptr) {
-    DELTA_ASSIGN_OR_RETURN(ResolvedTable t,
-                           context.catalog->Resolve(ref, context.current_database));
-    if (!t.exists) {
-      return MakeError(ErrorCode::kNotFound,
-                       "delta_log(): table '{}' does not exist at '{}'", text, t.path);
-    }
-    root = t.path;
-  } else if (ref.kind == TableRef::Kind::kPath) {
-    DELTA_ASSIGN_OR_RETURN(root, NormalizeTablePath(ref.path));
-  } else {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "delta_log(): table name '{}' needs a warehouse catalog", text);
   }
   FileSystemRef fs = context.fs != nullptr ? context.fs : MakeLocalFileSystem();
   std::vector<int64_t> versions;

@@ -17,6 +17,7 @@
 
 #include "deltaguard/expr/binder.h"
 #include "deltaguard/sql/query.h"
+#include "deltaguard/table/table_drift.h"
 
 namespace deltaguard::query_internal {
 
@@ -48,6 +49,33 @@ Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& conte
 
 /// delta_log(table, [version]) (query_delta_log.cc).
 Result<SourcePlan> PlanDeltaLog(const FromClause& from, const QueryContext& context);
+
+/// The table argument of a log table function (delta_log, schema_changes): a string
+/// naming a table ('orders', 'silver.orders') or a path ('/data/orders',
+/// 'delta.`/data/orders`'), resolved through the catalog when there is one.
+struct FunctionTable {
+  std::string text;  ///< as written
+  std::string root;  ///< the table directory
+};
+Result<FunctionTable> ResolveFunctionTable(std::string_view function, const Expr& arg,
+                                           const QueryContext& context);
+
+/// schema_changes(table, [from_version, [to_version]]) (query_schema_changes.cc).
+Result<SourcePlan> PlanSchemaChanges(const FromClause& from, const QueryContext& context);
+
+/// One row of schema_changes() or DESCRIBE DRIFT: a change, with its commit for
+/// schema_changes() and whether it breaks the chosen mode for DESCRIBE DRIFT ... MODE.
+struct DriftRow {
+  const VersionDrift* version = nullptr;
+  const DriftChange* change = nullptr;
+  bool breaks = false;
+};
+/// The columns of those rows: [version, timestamp, operation,] class, path, old_path,
+/// before, after, risk, spark_default, deltaguard_default, option, score, evidence,
+/// backward, forward[, breaks]. Empty texts of the change are NULL.
+SchemaRef DriftRowsSchema(bool with_version, bool with_breaks);
+Result<BatchRef> DriftRowsBatch(const std::vector<DriftRow>& rows, bool with_version,
+                                bool with_breaks);
 
 /// Evaluate an expression that must not read columns (function arguments, time
 /// travel timestamps) to a one-element array.

@@ -545,6 +545,8 @@ Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& conte
     case FromClause::Kind::kFunction:
       if (from.function == "delta_log") {
         src = PlanDeltaLog(from, context);
+      } else if (from.function == "schema_changes") {
+        src = PlanSchemaChanges(from, context);
       } else if (from.function == "read_parquet" || from.function == "read_csv" ||
                  from.function == "read_json") {
         src = PlanFileFunction(from, context);
@@ -552,7 +554,7 @@ Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& conte
         return MakeError(
             ErrorCode::kInvalidArgument,
             "unknown table function {}(); supported: read_parquet, read_csv, "
-            "read_json, delta_log",
+            "read_json, delta_log, schema_changes",
             from.function);
       }
       break;

@@ -256,6 +256,8 @@ Result<StatementResult> Session::Execute(const Statement& statement) {
           return internal::ExecuteDelete(state, stmt);
         } else if constexpr (std::is_same_v<T, VacuumStmt>) {
           return internal::ExecuteVacuum(state, stmt);
+        } else if constexpr (std::is_same_v<T, DescribeDriftStmt>) {
+          return internal::ExecuteDescribeDrift(state, stmt);
         } else {
           static_assert(sizeof(T) == 0, "a statement without an executor");
         }

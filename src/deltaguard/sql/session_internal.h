@@ -126,6 +126,9 @@ Result<StatementResult> ExecuteDelete(SessionState& state,
                                       const DeleteStmt& stmt);  // session_dml.cc
 Result<StatementResult> ExecuteVacuum(SessionState& state,
                                       const VacuumStmt& stmt);  // session_vacuum.cc
+Result<StatementResult> ExecuteDescribeDrift(
+    SessionState& state,
+    const DescribeDriftStmt& stmt);  // session_drift.cc
 
 /// Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
 /// alternatives; case-insensitive.

@@ -7,12 +7,14 @@
 #include <optional>
 #include <vector>
 
+#include "deltaguard/drift/report.h"
 #include "deltaguard/evolution/table_diff.h"
 #include "deltaguard/io/parquet/row_count.h"
 #include "deltaguard/protocol/protocol.h"
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/schema/schema_tree.h"
+#include "deltaguard/table/table_drift.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -195,7 +197,8 @@ std::string HistoryEntryText(const CommitSummary& s, const CommitTableChanges& c
   return out;
 }
 
-std::string HistoryEntryJson(const CommitSummary& s, const CommitTableChanges& changes) {
+std::string HistoryEntryJson(const CommitSummary& s, const CommitTableChanges& changes,
+                             const std::vector<DriftChange>& drift) {
   std::string operation = s.commit_info && s.commit_info->operation
                               ? *s.commit_info->operation
                               : std::string("UNKNOWN");
@@ -216,6 +219,7 @@ std::string HistoryEntryJson(const CommitSummary& s, const CommitTableChanges& c
   AppendJsonStringArray(changes.SchemaLines(), &out);
   out += ",\"other_changes\":";
   AppendJsonStringArray(changes.TableLines(), &out);
+  out += ",\"drift\":" + DriftChangesJson(drift);
   return out + "}";
 }
 
@@ -236,21 +240,32 @@ Result<std::string> DescribeReport(const Snapshot& snapshot, ReportFormat format
 }
 
 Result<std::string> HistoryReport(const FileSystem& fs, const std::string& table_root,
-                                  ReportFormat format) {
+                                  ReportFormat format, bool drift_lines) {
   DELTA_ASSIGN_OR_RETURN(std::vector<CommitSummary> commits, ReadHistory(fs, table_root));
   std::string out = format == ReportFormat::kJson ? "[" : "";
   LoggedTableState state;
   for (size_t i = 0; i < commits.size(); ++i) {
     const CommitSummary& s = commits[i];
+    std::optional<Metadata> before = state.metadata;
     auto changes = DiffCommitActions(state, s.metadata, s.protocol, &state);
     if (!changes) {
       return WithContext(changes.error(), fmt::format("schema of version {}", s.version));
     }
+    std::vector<DriftChange> drift;
+    if (format == ReportFormat::kJson || drift_lines) {
+      auto classified = CommitDrift(fs, table_root, s, before);
+      if (!classified) {
+        return WithContext(classified.error(),
+                           fmt::format("drift of version {}", s.version));
+      }
+      drift = std::move(*classified);
+    }
     if (format == ReportFormat::kJson) {
       if (i) out += ",";
-      out += HistoryEntryJson(s, *changes);
+      out += HistoryEntryJson(s, *changes, drift);
     } else {
       out += HistoryEntryText(s, *changes);
+      for (const auto& c : drift) out += "  drift: " + c.Summary() + "\n";
     }
   }
   if (format == ReportFormat::kJson) out += "]\n";

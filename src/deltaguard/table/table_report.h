@@ -28,7 +28,11 @@ Result<std::string> DescribeReport(const Snapshot& snapshot, ReportFormat format
 /// engine, and what the commit changed in the schema and in the table's metadata
 /// (evolution/table_diff.h). Reads the commit files only (old checkpoints may be gone).
 /// Any unreadable commit fails the whole report (nothing partial is returned).
+/// The JSON form has a `drift` member per version: the classified changes of a commit
+/// that logged a new metaData (drift/classify.h, docs/drift.md), with COLUMN_ALL_NULL
+/// evidence from that commit's add statistics (the only commits whose actions are
+/// read twice). `drift_lines` adds them to the text form as "drift:" lines.
 Result<std::string> HistoryReport(const FileSystem& fs, const std::string& table_root,
-                                  ReportFormat format);
+                                  ReportFormat format, bool drift_lines = false);
 
 }  // namespace deltaguard

@@ -43,8 +43,8 @@ Result<StatementBody> StatementParser::ParseDrop() {
   return Fail("expected 'TABLE', 'VIEW', 'DATABASE' or 'SCHEMA'");
 }
 
-// DESCRIBE HISTORY t [LIMIT n] | DESCRIBE DETAIL t |
-// DESCRIBE [TABLE] [EXTENDED|FORMATTED] t
+// DESCRIBE HISTORY t [LIMIT n] | DESCRIBE DETAIL t | DESCRIBE DRIFT t USING src [MODE m]
+// | DESCRIBE [TABLE] [EXTENDED|FORMATTED] t
 Result<StatementBody> StatementParser::ParseDescribe() {
   Next();  // DESCRIBE | DESC
   // HISTORY and DETAIL are keywords only when a table follows (a table may be named
@@ -67,6 +67,23 @@ Result<StatementBody> StatementParser::ParseDescribe() {
     Next();
     DescribeDetailStmt stmt;
     DELTA_ASSIGN_OR_RETURN(stmt.table, ParseTableRef());
+    return stmt;
+  }
+  if (PeekKeyword("drift") && table_follows()) {
+    Next();
+    DescribeDriftStmt stmt;
+    DELTA_ASSIGN_OR_RETURN(stmt.table, ParseTableRef());
+    DELTA_RETURN_IF_ERROR(ExpectKeyword("using"));
+    DELTA_ASSIGN_OR_RETURN(stmt.source, ParseFromSource());
+    // `USING src MODE m`: the source's bare alias slot takes MODE (an alias must be
+    // followed by nothing, so MODE followed by a name is the clause).
+    if (AsciiToLower(stmt.source.alias) == "mode" && stmt.source.column_aliases.empty() &&
+        IsName(Peek())) {
+      stmt.source.alias.clear();
+      DELTA_ASSIGN_OR_RETURN(stmt.mode, ParseIdentifier("a compatibility mode"));
+    } else if (AcceptKeyword("mode")) {
+      DELTA_ASSIGN_OR_RETURN(stmt.mode, ParseIdentifier("a compatibility mode"));
+    }
     return stmt;
   }
   for (std::string_view other : {"database", "schema", "function", "query", "catalog"}) {

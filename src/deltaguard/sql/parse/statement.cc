@@ -50,6 +50,7 @@ std::string_view KindName(const MergeStmt&) { return "MERGE"; }
 std::string_view KindName(const UpdateStmt&) { return "UPDATE"; }
 std::string_view KindName(const DeleteStmt&) { return "DELETE"; }
 std::string_view KindName(const VacuumStmt&) { return "VACUUM"; }
+std::string_view KindName(const DescribeDriftStmt&) { return "DESCRIBE DRIFT"; }
 
 std::string_view OperationOf(const AlterAddColumns&) { return "ADD COLUMNS"; }
 std::string_view OperationOf(const AlterRenameColumn&) { return "RENAME COLUMN"; }

@@ -414,6 +414,16 @@ struct VacuumStmt {
   bool dry_run = false;
 };
 
+/// DESCRIBE DRIFT t USING source [MODE m]: the schema changes of `source` (as MERGE's:
+/// a table, a file function, a subquery) against t's current schema (docs/drift.md).
+/// `mode` is the compatibility mode as written (BACKWARD, FULL, ...), checked at
+/// execution; empty when none.
+struct DescribeDriftStmt {
+  TableRef table;
+  FromClause source;
+  std::string mode;
+};
+
 /// New statements go at the end, so code that dispatches on the index keeps working.
 using StatementBody =
     std::variant<SelectStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt,
@@ -421,7 +431,7 @@ using StatementBody =
                  DescribeHistoryStmt, DescribeDetailStmt, ShowTblPropertiesStmt,
                  ShowColumnsStmt, ShowTablesStmt, ShowDatabasesStmt, SetStmt, UseStmt,
                  DropTableStmt, AlterTableStmt, MergeStmt, UpdateStmt, DeleteStmt,
-                 VacuumStmt>;
+                 VacuumStmt, DescribeDriftStmt>;
 
 struct Statement {
   StatementBody body;

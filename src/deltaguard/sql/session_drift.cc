@@ -1,0 +1,102 @@
+// DESCRIBE DRIFT t USING source [MODE m]: the schema of a MERGE-style source (a table,
+// a file function, a subquery) against t's current schema, classified exactly as
+// `deltaguard drift` classifies an input (docs/drift.md): table evidence from the add
+// statistics of its latest files, value evidence from the first rows of the source
+// (table/table_drift.h bounds both), source nullability ignored as every write does.
+
+#include <arrow/record_batch.h>
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "deltaguard/arrow/status.h"
+#include "deltaguard/drift/compat.h"
+#include "deltaguard/sql/query_internal.h"
+#include "deltaguard/sql/session_internal.h"
+#include "deltaguard/table/table_drift.h"
+
+namespace deltaguard::internal {
+namespace {
+
+// The source's first batch (at most kDriftSampleRows rows are used) as evidence; a
+// source without rows gives none, and its types still compare.
+Result<std::vector<ColumnEvidence>> SourceEvidence(const QueryPlan& plan) {
+  DELTA_ASSIGN_OR_RETURN(auto reader, plan.open());
+  std::shared_ptr<arrow::RecordBatch> batch;
+  DELTA_ARROW_RETURN_NOT_OK(reader->ReadNext(&batch), ErrorCode::kIOError,
+                            "the first rows of " + plan.source_name);
+  if (!batch) return std::vector<ColumnEvidence>{};
+  return BatchDriftEvidence(*batch);
+}
+
+Result<std::optional<CompatMode>> ModeOf(const DescribeDriftStmt& stmt) {
+  if (stmt.mode.empty()) return std::optional<CompatMode>{};
+  DELTA_ASSIGN_OR_RETURN(CompatMode mode, ParseCompatMode(stmt.mode));
+  if (IsTransitive(mode)) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "DESCRIBE DRIFT judges one pair (the source against the current "
+                     "schema), so MODE {} is not available; use the plain mode, or "
+                     "`deltaguard drift --mode {}` to judge every earlier version",
+                     CompatModeName(mode), CompatModeName(mode));
+  }
+  return std::optional<CompatMode>{mode};
+}
+
+}  // namespace
+
+Result<StatementResult> ExecuteDescribeDrift(SessionState& state,
+                                             const DescribeDriftStmt& stmt) {
+  const std::string shown = stmt.table.ToString();
+  DELTA_ASSIGN_OR_RETURN(std::optional<CompatMode> mode, ModeOf(stmt));
+  DELTA_ASSIGN_OR_RETURN(ResolvedTable table, ResolveExisting(state, stmt.table));
+  DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, LoadTable(state, table, stmt.table));
+
+  SelectStmt source_query;
+  SelectItem star;
+  star.star = true;
+  star.text = "*";
+  source_query.items.push_back(std::move(star));
+  source_query.from = stmt.source;
+  auto plan = PlanQuery(source_query, state.Query());
+  if (!plan) {
+    return WithContext(plan.error(), fmt::format("source of DESCRIBE DRIFT {}", shown));
+  }
+  auto after_evidence = SourceEvidence(*plan);
+  if (!after_evidence) {
+    return WithContext(after_evidence.error(),
+                       fmt::format("source of DESCRIBE DRIFT {}", shown));
+  }
+
+  DELTA_ASSIGN_OR_RETURN(DriftSide before, DriftSideFromMetadata(snapshot->metadata()));
+  DriftSide after;
+  after.schema = plan->schema;
+  DriftEvidence evidence;
+  evidence.before = TableDriftEvidence(*snapshot);
+  evidence.after = std::move(*after_evidence);
+  // A source is data: its nullability says nothing (docs/drift.md "Data inputs").
+  evidence.ignore_new_nullability = true;
+  std::vector<DriftChange> changes = ClassifyDrift(before, after, evidence);
+
+  std::vector<bool> breaks(changes.size(), false);
+  if (mode) {
+    Verdict verdict = JudgeChanges(changes, *mode);
+    for (const auto& b : verdict.breaking) breaks[b.change] = true;
+  }
+  std::vector<query_internal::DriftRow> rows;
+  for (size_t i = 0; i < changes.size(); ++i) {
+    rows.push_back({nullptr, &changes[i], breaks[i]});
+  }
+  DELTA_ASSIGN_OR_RETURN(auto batch,
+                         query_internal::DriftRowsBatch(rows, false, mode.has_value()));
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto reader,
+                               arrow::RecordBatchReader::Make({batch}, batch->schema()),
+                               ErrorCode::kInternal, "DESCRIBE DRIFT");
+  StatementResult result;
+  result.schema = batch->schema();
+  result.rows = std::move(reader);
+  result.message = fmt::format("{} change(s) of {} against {} version {}", changes.size(),
+                               plan->source_name, shown, snapshot->version());
+  return result;
+}
+
+}  // namespace deltaguard::internal
