@@ -182,4 +182,17 @@ class FakeCheckpointReader final : public CheckpointReader {
 
 inline FileSystemRef LocalFs() { return MakeLocalFileSystem(); }
 
+/// The paths of a snapshot's live files, in snapshot order.
+inline std::vector<std::string> FilePaths(const Snapshot& s) {
+  std::vector<std::string> out;
+  for (const auto& f : s.files()) out.push_back(f.path);
+  return out;
+}
+
+/// Load the snapshot of `t` through `reader` on the local file system.
+inline Result<SnapshotRef> LoadTable(const TestTable& t, const CheckpointReader& reader,
+                                     SnapshotSpec spec = {}) {
+  return Snapshot::Load(LocalFs(), t.root(), reader, spec);
+}
+
 }  // namespace deltaguard::testing

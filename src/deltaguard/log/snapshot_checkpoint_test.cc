@@ -14,17 +14,6 @@ namespace {
 
 using namespace testing;  // NOLINT: test helpers
 
-std::vector<std::string> Paths(const Snapshot& s) {
-  std::vector<std::string> out;
-  for (const auto& f : s.files()) out.push_back(f.path);
-  return out;
-}
-
-Result<SnapshotRef> Load(const TestTable& t, const CheckpointReader& reader,
-                         SnapshotSpec spec = {}) {
-  return Snapshot::Load(LocalFs(), t.root(), reader, spec);
-}
-
 TEST(SnapshotTest, CheckpointPlusCommits) {
   TestTable t;
   FakeCheckpointReader reader;
@@ -35,10 +24,10 @@ TEST(SnapshotTest, CheckpointPlusCommits) {
           RemoveLine("old"), TxnLine("app", 3), DomainLine("d", "c", false)});
   t.Commit(4, {RemoveLine("x"), AddLine("z")});
   t.Commit(5, {AddLine("x", 5)});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   const Snapshot& s = **snap;
-  EXPECT_THAT(Paths(s), ElementsAre("x", "y", "z"));
+  EXPECT_THAT(FilePaths(s), ElementsAre("x", "y", "z"));
   EXPECT_EQ(s.files()[0].size, 5);
   EXPECT_EQ(s.metadata().id, "cp");
   EXPECT_EQ(s.transactions().at("app").version, 3);
@@ -60,9 +49,9 @@ TEST(SnapshotTest, TimeTravelDoesNotReadNewerCheckpoint) {
   t.File(CheckpointFileName(2),
          {ProtocolLine(), MetadataLine(), AddLine("a"), AddLine("b"), AddLine("c")});
   t.LastCheckpoint(R"({"version":2,"size":5})");
-  auto snap = Load(t, reader, SnapshotSpec{1, std::nullopt});
+  auto snap = LoadTable(t, reader, SnapshotSpec{1, std::nullopt});
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_THAT(Paths(**snap), ElementsAre("a", "b"));
+  EXPECT_THAT(FilePaths(**snap), ElementsAre("a", "b"));
   EXPECT_TRUE(reader.reads().empty());
 }
 
@@ -75,9 +64,9 @@ TEST(SnapshotTest, MultiPartCheckpoint) {
          {ProtocolLine(), MetadataLine(), AddLine("a")});
   t.File(MultiPartCheckpointFileName(1, 2, 2), {AddLine("b")});
   t.Commit(2, {AddLine("c")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_THAT(Paths(**snap), ElementsAre("a", "b", "c"));
+  EXPECT_THAT(FilePaths(**snap), ElementsAre("a", "b", "c"));
   EXPECT_EQ((*snap)->segment().checkpoint_files.size(), 2u);
   EXPECT_EQ(reader.reads().size(), 2u);
 }
@@ -94,9 +83,9 @@ TEST(SnapshotTest, UnreadableCheckpointFallsBackToOlderOne) {
   t.File(CheckpointFileName(2), {"garbage"});
   t.LastCheckpoint(R"({"version":2,"size":5})");
   reader.FailOn(CheckpointFileName(2));
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_THAT(Paths(**snap), ElementsAre("b", "c"));
+  EXPECT_THAT(FilePaths(**snap), ElementsAre("b", "c"));
   EXPECT_EQ((*snap)->segment().checkpoint_version, 1);
   EXPECT_EQ((*snap)->segment().commit_versions, (std::vector<int64_t>{2, 3}));
 }
@@ -109,13 +98,13 @@ TEST(SnapshotTest, UnreadableOnlyCheckpointFallsBackToCommitsOrFails) {
   t.File(CheckpointFileName(1),
          {ProtocolLine(), MetadataLine(), AddLine("a"), AddLine("b")});
   reader.FailOn(CheckpointFileName(1));
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_THAT(Paths(**snap), ElementsAre("a", "b"));
+  EXPECT_THAT(FilePaths(**snap), ElementsAre("a", "b"));
   EXPECT_FALSE((*snap)->segment().checkpoint_version.has_value());
   // Without 0.json there is nothing to fall back to.
   std::filesystem::remove(t.log_dir() + "/" + CommitFileName(0));
-  auto bad = Load(t, reader);
+  auto bad = LoadTable(t, reader);
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code, ErrorCode::kCorruptData);
   EXPECT_THAT(bad.error().message, HasSubstr("cannot read the checkpoint for version 1"));
@@ -137,9 +126,9 @@ TEST(SnapshotTest, V2JsonCheckpointWithSidecars) {
   t.File("_sidecars/side 1.parquet", {AddLine("a"), AddLine("b c")});
   t.File("_sidecars/side2.parquet", {AddLine("d")});
   t.Commit(2, {RemoveLine("a")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_THAT(Paths(**snap), ElementsAre("b c", "d"));
+  EXPECT_THAT(FilePaths(**snap), ElementsAre("b c", "d"));
   EXPECT_EQ((*snap)->metadata().id, "v2");
   EXPECT_EQ((*snap)->segment().checkpoint_files.size(), 3u);
   EXPECT_THAT(reader.reads(), ElementsAre(HasSubstr("_sidecars/side 1.parquet"),
@@ -156,12 +145,12 @@ TEST(SnapshotTest, ClassicNamedCheckpointMayBeV2) {
           R"({"sidecar":{"path":"s.parquet","sizeInBytes":1,"modificationTime":1}})",
           ProtocolLine(3, 7, {"v2Checkpoint"}, {"v2Checkpoint"}), MetadataLine()});
   t.File("_sidecars/s.parquet", {AddLine("a")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_THAT(Paths(**snap), ElementsAre("a"));
+  EXPECT_THAT(FilePaths(**snap), ElementsAre("a"));
   // A missing sidecar makes the checkpoint unusable; 0.json is the fallback.
   std::filesystem::remove(t.log_dir() + "/_sidecars/s.parquet");
-  snap = Load(t, reader);
+  snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   EXPECT_FALSE((*snap)->segment().checkpoint_version.has_value());
 }
@@ -175,7 +164,7 @@ TEST(SnapshotTest, CheckpointProtocolIsGatedBeforeItsFiles) {
          {AddLine("a"), MetadataLine(),
           ProtocolLine(3, 7, {"catalogManaged"}, {"catalogManaged"})});
   t.Commit(2, {AddLine("b")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature);
   EXPECT_THAT(snap.error().message, HasSubstr("'catalogManaged'"));
@@ -202,9 +191,9 @@ TEST(SnapshotTest, SplitCheckpointReaderIsUsed) {
   t.File(CheckpointFileName(0),
          {ProtocolLine(), MetadataLine(), AddLine("a"), RemoveLine("r")});
   t.Commit(1, {AddLine("b")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_THAT(Paths(**snap), ElementsAre("a", "b"));
+  EXPECT_THAT(FilePaths(**snap), ElementsAre("a", "b"));
   EXPECT_EQ((*snap)->segment().checkpoint_version, 0);
   ASSERT_EQ((*snap)->tombstones().size(), 1u);
 }
@@ -216,7 +205,7 @@ TEST(SnapshotTest, CheckpointAndSidecarPathsOutsideTheRootAreRefused) {
   t.Commit(1, {AddLine("b")});
   std::string cp = t.File(CheckpointFileName(1),
                           {ProtocolLine(), MetadataLine(), AddLine("../../x.parquet")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
   EXPECT_THAT(snap.error().message, HasSubstr(cp));
@@ -228,7 +217,7 @@ TEST(SnapshotTest, CheckpointAndSidecarPathsOutsideTheRootAreRefused) {
        R"({"sidecar":{"path":"../../../x.parquet","sizeInBytes":1,"modificationTime":1}})"});
   // A sidecar outside _delta_log/_sidecars makes the checkpoint unusable: it is not
   // read, and the snapshot is rebuilt from the commits as for any unreadable checkpoint.
-  snap = Load(t, reader);
+  snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   EXPECT_FALSE((*snap)->segment().checkpoint_version.has_value());
   for (const std::string& read : reader.reads()) {

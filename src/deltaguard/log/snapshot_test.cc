@@ -13,17 +13,6 @@ namespace {
 
 using namespace testing;  // NOLINT: test helpers
 
-std::vector<std::string> Paths(const Snapshot& s) {
-  std::vector<std::string> out;
-  for (const auto& f : s.files()) out.push_back(f.path);
-  return out;
-}
-
-Result<SnapshotRef> Load(const TestTable& t, const CheckpointReader& reader,
-                         SnapshotSpec spec = {}) {
-  return Snapshot::Load(LocalFs(), t.root(), reader, spec);
-}
-
 TEST(SnapshotTest, AddRemoveReAdd) {
   TestTable t;
   FakeCheckpointReader reader;
@@ -32,11 +21,11 @@ TEST(SnapshotTest, AddRemoveReAdd) {
   t.Commit(1, {AddLine("c"), RemoveLine("a")});
   t.Commit(2, {AddLine("a", 200)});  // re-add after remove
   t.Commit(3, {RemoveLine("c")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   const Snapshot& s = **snap;
   EXPECT_EQ(s.version(), 3);
-  EXPECT_THAT(Paths(s), ElementsAre("a", "b"));  // sorted by path
+  EXPECT_THAT(FilePaths(s), ElementsAre("a", "b"));  // sorted by path
   EXPECT_EQ(s.files()[0].size, 200);
   ASSERT_EQ(s.tombstones().size(), 1u);
   EXPECT_EQ(s.tombstones()[0].path, "c");
@@ -48,9 +37,9 @@ TEST(SnapshotTest, AddRemoveReAdd) {
   EXPECT_EQ(s.table_root(), t.root());
   EXPECT_EQ(s.log_dir(), t.log_dir());
 
-  auto v1 = Load(t, reader, SnapshotSpec{1, std::nullopt});
+  auto v1 = LoadTable(t, reader, SnapshotSpec{1, std::nullopt});
   ASSERT_TRUE(v1.has_value()) << v1.error().message;
-  EXPECT_THAT(Paths(**v1), ElementsAre("b", "c"));
+  EXPECT_THAT(FilePaths(**v1), ElementsAre("b", "c"));
 }
 
 TEST(SnapshotTest, DeletionVectorKeyedReplay) {
@@ -64,7 +53,7 @@ TEST(SnapshotTest, DeletionVectorKeyedReplay) {
   // does not affect the live (f2, no dv).
   t.Commit(2,
            {RemoveLine("f1", "dv1"), AddLine("f1", 100, "dv2"), RemoveLine("f2", "zz")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   const Snapshot& s = **snap;
   ASSERT_EQ(s.files().size(), 2u);
@@ -85,7 +74,7 @@ TEST(SnapshotTest, ProtocolMetadataTxnDomainLatestWins) {
   t.Commit(1, {ProtocolLine(1, 4), MetadataLine(R"("delta.appendOnly":"true")", "id-1"),
                TxnLine("app1", 2), DomainLine("d1", "uno", false),
                DomainLine("d2", "", true)});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   const Snapshot& s = **snap;
   EXPECT_EQ(s.protocol().min_writer_version, 4);
@@ -105,7 +94,7 @@ TEST(SnapshotTest, UnknownReaderFeatureIsRefusedByName) {
   t.Commit(0,
            {ProtocolLine(3, 7, {"deletionVectors", "fancyNewThing"}, {"fancyNewThing"}),
             MetadataLine()});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature);
   EXPECT_EQ(snap.error().message,
@@ -122,12 +111,12 @@ TEST(SnapshotTest, GatingPrecedesOtherErrors) {
   // Commit 2 holds a future action shape we cannot parse; the protocol says we cannot
   // read the table anyway, and that is what is reported.
   t.Commit(2, {R"({"add":{"path":5}})"});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kUnsupportedFeature);
   EXPECT_THAT(snap.error().message, HasSubstr("requires reader version 4"));
   // Reading the version before the upgrade works.
-  EXPECT_TRUE(Load(t, reader, SnapshotSpec{0, std::nullopt}).has_value());
+  EXPECT_TRUE(LoadTable(t, reader, SnapshotSpec{0, std::nullopt}).has_value());
 }
 
 TEST(SnapshotTest, WriterOnlyUnknownFeatureIsTolerated) {
@@ -136,7 +125,7 @@ TEST(SnapshotTest, WriterOnlyUnknownFeatureIsTolerated) {
   t.Commit(0, {ProtocolLine(3, 7, {"timestampNtz", "VARIANTTYPE"},
                             {"timestampNtz", "variantType", "someWriterThing"}),
                MetadataLine(), AddLine("a")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   EXPECT_EQ((*snap)->files().size(), 1u);
 }
@@ -146,7 +135,7 @@ TEST(SnapshotTest, MissingProtocolOrMetadataIsCorrupt) {
   {
     TestTable t;
     t.Commit(0, {MetadataLine(), AddLine("a")});
-    auto snap = Load(t, reader);
+    auto snap = LoadTable(t, reader);
     ASSERT_FALSE(snap.has_value());
     EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
     EXPECT_THAT(snap.error().message, HasSubstr("no protocol action"));
@@ -154,7 +143,7 @@ TEST(SnapshotTest, MissingProtocolOrMetadataIsCorrupt) {
   {
     TestTable t;
     t.Commit(0, {ProtocolLine(), AddLine("a")});
-    auto snap = Load(t, reader);
+    auto snap = LoadTable(t, reader);
     ASSERT_FALSE(snap.has_value());
     EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
     EXPECT_THAT(snap.error().message, HasSubstr("no metaData action"));
@@ -165,7 +154,7 @@ TEST(SnapshotTest, MissingProtocolOrMetadataIsCorrupt) {
         0,
         {ProtocolLine(),
          R"({"metaData":{"id":"i","format":{"provider":"parquet"},"partitionColumns":[],"configuration":{}}})"});
-    auto snap = Load(t, reader);
+    auto snap = LoadTable(t, reader);
     ASSERT_FALSE(snap.has_value());
     EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
     EXPECT_THAT(snap.error().message, HasSubstr("no schemaString"));
@@ -176,7 +165,7 @@ TEST(SnapshotTest, MissingProtocolOrMetadataIsCorrupt) {
         0, {ProtocolLine(),
             R"({"metaData":{"id":"i","format":{"provider":"parquet"},)"
             R"("schemaString":"{not json","partitionColumns":[],"configuration":{}}})"});
-    auto snap = Load(t, reader);
+    auto snap = LoadTable(t, reader);
     ASSERT_FALSE(snap.has_value());
     EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
     EXPECT_THAT(snap.error().message, HasSubstr("invalid schemaString"));
@@ -188,7 +177,7 @@ TEST(SnapshotTest, CorruptCommitNamesFileAndLine) {
   FakeCheckpointReader reader;
   t.Commit(0, {ProtocolLine(), MetadataLine()});
   t.Commit(1, {AddLine("a"), R"({"remove":{"path":"a"}})"});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
   EXPECT_THAT(snap.error().message, HasSubstr(CommitFileName(1) + "' line 2"));
@@ -203,14 +192,14 @@ TEST(SnapshotTest, ColumnMappingMode) {
     TestTable t;
     t.Commit(0, {ProtocolLine(2, 5),
                  MetadataLine("\"delta.columnMapping.mode\":\"" + value + "\"")});
-    auto snap = Load(t, reader);
+    auto snap = LoadTable(t, reader);
     ASSERT_TRUE(snap.has_value()) << snap.error().message;
     EXPECT_EQ((*snap)->column_mapping_mode(), expected);
   }
   TestTable t;
   t.Commit(
       0, {ProtocolLine(2, 5), MetadataLine(R"("delta.columnMapping.mode":"physical")")});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
   EXPECT_THAT(snap.error().message, HasSubstr("'physical'"));
@@ -236,11 +225,11 @@ TEST(SnapshotTest, TimestampIsCommitFileMtime) {
   std::string c1 = t.Commit(1, {CommitInfoLine()});
   SetMtime(c0, 1600000000000);
   SetMtime(c1, 1600000005000);
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value());
   // commitInfo.timestamp (1700000000000) is not used.
   EXPECT_EQ((*snap)->timestamp_ms(), 1600000005000);
-  EXPECT_EQ((*Load(t, reader, SnapshotSpec{0, std::nullopt}))->timestamp_ms(),
+  EXPECT_EQ((*LoadTable(t, reader, SnapshotSpec{0, std::nullopt}))->timestamp_ms(),
             1600000000000);
 }
 
@@ -255,23 +244,23 @@ TEST(SnapshotTest, TimestampUsesInCommitTimestampWhenEnabled) {
                ProtocolLine(1, 7, {}, {"inCommitTimestamp"}), MetadataLine(ict_conf)});
   t.Commit(3, {CommitInfoLine("WRITE", 1800000000500)});
   SetMtime(t.log_dir() + "/" + CommitFileName(1), 1600000001000);
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   EXPECT_EQ((*snap)->timestamp_ms(), 1800000000500);
-  EXPECT_EQ((*Load(t, reader, SnapshotSpec{2, std::nullopt}))->timestamp_ms(),
+  EXPECT_EQ((*LoadTable(t, reader, SnapshotSpec{2, std::nullopt}))->timestamp_ms(),
             1800000000000);
-  EXPECT_EQ((*Load(t, reader, SnapshotSpec{1, std::nullopt}))->timestamp_ms(),
+  EXPECT_EQ((*LoadTable(t, reader, SnapshotSpec{1, std::nullopt}))->timestamp_ms(),
             1600000001000);
   // Checkpoint at the version: the commitInfo is read from the commit file.
   t.File(CheckpointFileName(3),
          {ProtocolLine(1, 7, {}, {"inCommitTimestamp"}), MetadataLine(ict_conf)});
-  auto cp = Load(t, reader);
+  auto cp = LoadTable(t, reader);
   ASSERT_TRUE(cp.has_value()) << cp.error().message;
   EXPECT_EQ((*cp)->segment().checkpoint_version, 3);
   EXPECT_EQ((*cp)->timestamp_ms(), 1800000000500);
   // An ICT commit without inCommitTimestamp is corrupt.
   t.Commit(4, {CommitInfoLine()});
-  auto bad = Load(t, reader);
+  auto bad = LoadTable(t, reader);
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code, ErrorCode::kCorruptLog);
   EXPECT_THAT(bad.error().message, HasSubstr("inCommitTimestamp"));
@@ -286,16 +275,16 @@ TEST(SnapshotTest, LongLogParsedInParallelKeepsOrder) {
     t.Commit(v, {CommitInfoLine(), AddLine("f" + std::to_string(v)),
                  RemoveLine("f" + std::to_string(v - 1))});
   }
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_THAT(Paths(**snap), ElementsAre("f150"));
+  EXPECT_THAT(FilePaths(**snap), ElementsAre("f150"));
   EXPECT_EQ((*snap)->tombstones().size(), 150u);
   EXPECT_EQ((*snap)->segment().commit_versions.size(), 151u);
   EXPECT_EQ((*snap)->segment().commit_versions.front(), 0);
   // Two corrupt commits: the newer one is reported.
   t.Commit(40, {R"({"add":{"path":1}})"});
   t.Commit(70, {R"({"txn":{"appId":"a"}})"});
-  auto bad = Load(t, reader);
+  auto bad = LoadTable(t, reader);
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code, ErrorCode::kCorruptLog);
   EXPECT_THAT(bad.error().message, HasSubstr(CommitFileName(70)));
@@ -306,9 +295,9 @@ TEST(SnapshotTest, LaterLineInACommitWins) {
   FakeCheckpointReader reader;
   t.Commit(0, {ProtocolLine(), MetadataLine(), AddLine("a", 1), RemoveLine("a"),
                AddLine("b", 1), AddLine("b", 2)});
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_THAT(Paths(**snap), ElementsAre("b"));
+  EXPECT_THAT(FilePaths(**snap), ElementsAre("b"));
   EXPECT_EQ((*snap)->files()[0].size, 2);
   ASSERT_EQ((*snap)->tombstones().size(), 1u);
 }
@@ -338,9 +327,9 @@ TEST(SnapshotTest, ManyFilesSortedAndDeduplicated) {
   t.Commit(0, {ProtocolLine(), MetadataLine()});
   t.File(MultiPartCheckpointFileName(0, 1, 2), part1);
   t.File(MultiPartCheckpointFileName(0, 2, 2), part2);
-  auto snap = Load(t, reader);
+  auto snap = LoadTable(t, reader);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
-  EXPECT_EQ(Paths(**snap), expected);
+  EXPECT_EQ(FilePaths(**snap), expected);
   // Equal paths are ordered by DV: none, then dvA, then dvB.
   auto it = std::find(expected.begin(), expected.end(), "p0") - expected.begin();
   const auto& files = (*snap)->files();
@@ -353,7 +342,7 @@ TEST(SnapshotTest, SpecWithVersionAndTimestampIsInvalid) {
   TestTable t;
   FakeCheckpointReader reader;
   t.Commit(0, {ProtocolLine(), MetadataLine()});
-  auto snap = Load(t, reader, SnapshotSpec{0, 5});
+  auto snap = LoadTable(t, reader, SnapshotSpec{0, 5});
   ASSERT_FALSE(snap.has_value());
   EXPECT_EQ(snap.error().code, ErrorCode::kInvalidArgument);
 }
@@ -381,13 +370,13 @@ TEST(SnapshotTest, LogPathsOutsideTheRootAreRefused) {
     t.Commit(0, {ProtocolLine(3, 7, {"deletionVectors"}, {"deletionVectors"}),
                  MetadataLine(), AddLine("a")});
     std::string bad = t.Commit(1, {c.line});
-    auto snap = Load(t, reader);
+    auto snap = LoadTable(t, reader);
     ASSERT_FALSE(snap.has_value());
     EXPECT_EQ(snap.error().code, ErrorCode::kCorruptLog);
     EXPECT_THAT(snap.error().message, HasSubstr(bad));
     EXPECT_THAT(snap.error().message, HasSubstr(c.action));
     // The version before the bad commit still loads.
-    EXPECT_TRUE(Load(t, reader, SnapshotSpec{0, std::nullopt}).has_value());
+    EXPECT_TRUE(LoadTable(t, reader, SnapshotSpec{0, std::nullopt}).has_value());
   }
 }
 
@@ -398,7 +387,7 @@ TEST(SnapshotTest, LogPathsOutsideTheRootLoadWithTheOptIn) {
                AddLine("file:///t/inside.parquet")});
   SnapshotSpec spec;
   spec.paths.allow_outside_root = true;
-  auto snap = Load(t, reader, spec);
+  auto snap = LoadTable(t, reader, spec);
   ASSERT_TRUE(snap.has_value()) << snap.error().message;
   EXPECT_EQ((*snap)->ResolveDataPath("/src/p.parquet"), "/src/p.parquet");
 }
