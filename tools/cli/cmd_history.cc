@@ -12,11 +12,18 @@
 namespace deltaguard::cli {
 namespace {
 
-// Resolve and validate the table directory the same way `describe` does, without
-// loading a snapshot (history must work even when old checkpoints are gone).
+// Resolve and validate the table directory as OpenSnapshot does, without loading a
+// snapshot: history must work even when old checkpoints are gone, and it reads every
+// commit anyway (loading a snapshot first would replay the log a second time).
 Result<std::string> TableRoot(const std::string& table) {
-  DELTA_ASSIGN_OR_RETURN(SnapshotRef snap, OpenSnapshot(table));
-  return snap->table_root();
+  DELTA_ASSIGN_OR_RETURN(std::string root, NormalizeTablePath(table));
+  auto fs = MakeLocalFileSystem();
+  DELTA_ASSIGN_OR_RETURN(bool has_log, fs->Exists(JoinPath(root, "_delta_log")));
+  if (!has_log) {
+    return MakeError(ErrorCode::kNotFound,
+                     "'{}' is not a Delta table: no _delta_log directory", table);
+  }
+  return root;
 }
 
 }  // namespace

@@ -264,14 +264,18 @@ void ClassifyEntry(const SchemaDiffEntry& entry, const DriftEvidence& evidence,
 }
 
 Result<DriftSide> DriftSideFromMetadata(const Metadata& metadata) {
-  DriftSide side;
   auto schema = ParseSchemaJson(metadata.schema_string);
   if (!schema) {
     return MakeError(ErrorCode::kCorruptLog,
                      "the table's schemaString does not parse: {}",
                      schema.error().message);
   }
-  side.schema = *schema;
+  return DriftSideFromMetadata(metadata, *schema);
+}
+
+DriftSide DriftSideFromMetadata(const Metadata& metadata, SchemaRef schema) {
+  DriftSide side;
+  side.schema = std::move(schema);
   side.partition_columns = metadata.partition_columns;
   side.constraints.emplace();
   for (const auto& [key, value] : metadata.configuration) {

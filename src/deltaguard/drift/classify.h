@@ -35,6 +35,9 @@ struct DriftSide {
 /// The table side of a comparison from its metaData: schema, partition columns,
 /// `delta.constraints.*` and column mapping. kCorruptLog when the schema does not parse.
 Result<DriftSide> DriftSideFromMetadata(const Metadata& metadata);
+/// The same with the schema already parsed from `metadata.schema_string` (a caller
+/// that replays the log has it), so it is not parsed twice.
+DriftSide DriftSideFromMetadata(const Metadata& metadata, SchemaRef schema);
 
 /// What is known about one column's values on one side. Counts come from file
 /// statistics (add-action stats or Parquet footers); min/max are the values' text (as

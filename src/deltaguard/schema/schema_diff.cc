@@ -106,7 +106,16 @@ void DiffStructs(const StructType& before, const StructType& after,
   for (size_t ai = 0; ai < after.num_fields(); ++ai) {
     const StructField& nf = after.field(ai);
     int bi = -1;
-    if (use_ids) {
+    // The same position first: schemas mostly keep their order, and this keeps a diff
+    // of two wide schemas linear (a name or id is unique within a struct, so the
+    // search below would find the same field).
+    const bool same_place =
+        ai < before.num_fields() &&
+        (use_ids ? before.field(ai).column_mapping_id() == nf.column_mapping_id()
+                 : before.field(ai).name == nf.name);
+    if (same_place) {
+      bi = static_cast<int>(ai);
+    } else if (use_ids) {
       for (size_t i = 0; i < before.num_fields(); ++i) {
         if (before.field(i).column_mapping_id() == nf.column_mapping_id()) {
           bi = static_cast<int>(i);

@@ -60,25 +60,32 @@ std::vector<ColumnEvidence> BatchDriftEvidence(const arrow::RecordBatch& batch) 
   return out;
 }
 
-Result<std::vector<DriftChange>> CommitDrift(const FileSystem& fs,
-                                             const std::string& table_root,
-                                             const CommitSummary& s,
-                                             const std::optional<Metadata>& before) {
-  if (!before || !s.metadata || s.metadata->schema_string.empty() ||
-      before->schema_string.empty()) {
+Result<std::vector<DriftChange>> CommitDriftTracker::Next(const CommitSummary& s,
+                                                          bool classify,
+                                                          SchemaRef parsed) {
+  if (!s.metadata || s.metadata->schema_string.empty()) {
     return std::vector<DriftChange>{};
   }
-  DELTA_ASSIGN_OR_RETURN(DriftSide old_side, DriftSideFromMetadata(*before));
-  DELTA_ASSIGN_OR_RETURN(DriftSide new_side, DriftSideFromMetadata(*s.metadata));
-  DriftEvidence evidence;
-  DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions,
-                         ReadCommit(fs, table_root, s.version));
-  std::vector<const AddFile*> adds;
-  for (const auto& a : actions) {
-    if (const auto* add = std::get_if<AddFile>(&a)) adds.push_back(add);
+  DriftSide new_side;
+  if (parsed) {
+    new_side = DriftSideFromMetadata(*s.metadata, std::move(parsed));
+  } else {
+    DELTA_ASSIGN_OR_RETURN(new_side, DriftSideFromMetadata(*s.metadata));
   }
-  if (!adds.empty()) evidence.after = EvidenceFromAddStats(*new_side.schema, adds);
-  return ClassifyDrift(old_side, new_side, evidence);
+  std::vector<DriftChange> changes;
+  if (classify && in_force_) {
+    DriftEvidence evidence;
+    DELTA_ASSIGN_OR_RETURN(std::vector<Action> actions,
+                           ReadCommit(fs_, table_root_, s.version));
+    std::vector<const AddFile*> adds;
+    for (const auto& a : actions) {
+      if (const auto* add = std::get_if<AddFile>(&a)) adds.push_back(add);
+    }
+    if (!adds.empty()) evidence.after = EvidenceFromAddStats(*new_side.schema, adds);
+    changes = ClassifyDrift(*in_force_, new_side, evidence);
+  }
+  in_force_ = std::move(new_side);
+  return changes;
 }
 
 Result<std::vector<VersionDrift>> HistoryDrift(const FileSystem& fs,
@@ -107,29 +114,21 @@ Result<std::vector<VersionDrift>> HistoryDrift(const FileSystem& fs,
     }
   }
   std::vector<VersionDrift> out;
-  std::optional<Metadata> in_force;
+  CommitDriftTracker tracker(fs, table_root);
   for (const CommitSummary& s : commits) {
     if (to && s.version > *to) break;
-    if (!s.metadata) continue;
-    if (!from || s.version >= *from) {
-      auto changes = CommitDrift(fs, table_root, s, in_force);
-      if (!changes) {
-        return WithContext(changes.error(),
-                           fmt::format("drift of version {}", s.version));
-      }
-      if (!changes->empty()) {
-        VersionDrift v;
-        v.version = s.version;
-        v.timestamp_ms = s.timestamp_ms;
-        v.operation = s.commit_info && s.commit_info->operation
-                          ? *s.commit_info->operation
-                          : std::string("UNKNOWN");
-        v.changes = std::move(*changes);
-        out.push_back(std::move(v));
-      }
+    auto changes = tracker.Next(s, !from || s.version >= *from);
+    if (!changes) {
+      return WithContext(changes.error(), fmt::format("drift of version {}", s.version));
     }
-    // As history's table state: a metaData without a schema changes nothing.
-    if (!s.metadata->schema_string.empty()) in_force = s.metadata;
+    if (changes->empty()) continue;
+    VersionDrift v;
+    v.version = s.version;
+    v.timestamp_ms = s.timestamp_ms;
+    v.operation = s.commit_info && s.commit_info->operation ? *s.commit_info->operation
+                                                            : std::string("UNKNOWN");
+    v.changes = std::move(*changes);
+    out.push_back(std::move(v));
   }
   return out;
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "deltaguard/drift/change.h"
@@ -38,14 +39,28 @@ std::vector<ColumnEvidence> TableDriftEvidence(const Snapshot& snapshot);
 /// values as text.
 std::vector<ColumnEvidence> BatchDriftEvidence(const arrow::RecordBatch& batch);
 
-/// The classified changes of the commit `summary` against the metaData in force
-/// before it (`before`; none for the first schema, which yields no change).
-/// COLUMN_ALL_NULL evidence comes from the statistics of the commit's own add actions,
-/// so only commits that log a schema are read a second time.
-Result<std::vector<DriftChange>> CommitDrift(const FileSystem& fs,
-                                             const std::string& table_root,
-                                             const CommitSummary& summary,
-                                             const std::optional<Metadata>& before);
+/// Classifies the commits of a log in order, each against the schema in force before
+/// it (the first schema yields no change; a metaData without a schema changes nothing,
+/// as in history's table state). The schema in force is kept parsed, so each
+/// schema-changing commit parses only its own. COLUMN_ALL_NULL evidence comes from the
+/// statistics of the commit's own add actions: only commits that log a schema are read
+/// a second time.
+class CommitDriftTracker {
+ public:
+  CommitDriftTracker(const FileSystem& fs, std::string table_root)
+      : fs_(fs), table_root_(std::move(table_root)) {}
+
+  /// The changes of `summary` (call for every commit, oldest first); with `classify`
+  /// false the commit only updates the schema in force (commits before a range).
+  /// `parsed`, when not null, is the commit's schema already parsed.
+  Result<std::vector<DriftChange>> Next(const CommitSummary& summary,
+                                        bool classify = true, SchemaRef parsed = nullptr);
+
+ private:
+  const FileSystem& fs_;
+  std::string table_root_;
+  std::optional<DriftSide> in_force_;
+};
 
 /// The changes of one commit, with what identifies the commit.
 struct VersionDrift {
@@ -56,10 +71,10 @@ struct VersionDrift {
 };
 
 /// Every commit in [from, to] (both optional: the first and the latest available
-/// commit) whose schema changed, oldest first, with its CommitDrift. The commits before
-/// `from` are read for the schema in force at it. kInvalidArgument for a negative
-/// version, from > to, or a version after the latest commit (naming the table and the
-/// latest version).
+/// commit) whose schema changed, oldest first, with its classified changes
+/// (CommitDriftTracker). The commits before `from` are read for the schema in force at
+/// it. kInvalidArgument for a negative version, from > to, or a version after the latest
+/// commit (naming the table and the latest version).
 Result<std::vector<VersionDrift>> HistoryDrift(const FileSystem& fs,
                                                const std::string& table_root,
                                                std::optional<int64_t> from = std::nullopt,

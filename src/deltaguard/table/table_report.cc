@@ -244,16 +244,20 @@ Result<std::string> HistoryReport(const FileSystem& fs, const std::string& table
   DELTA_ASSIGN_OR_RETURN(std::vector<CommitSummary> commits, ReadHistory(fs, table_root));
   std::string out = format == ReportFormat::kJson ? "[" : "";
   LoggedTableState state;
+  CommitDriftTracker tracker(fs, table_root);
+  const bool classify = format == ReportFormat::kJson || drift_lines;
   for (size_t i = 0; i < commits.size(); ++i) {
     const CommitSummary& s = commits[i];
-    std::optional<Metadata> before = state.metadata;
     auto changes = DiffCommitActions(state, s.metadata, s.protocol, &state);
     if (!changes) {
       return WithContext(changes.error(), fmt::format("schema of version {}", s.version));
     }
     std::vector<DriftChange> drift;
-    if (format == ReportFormat::kJson || drift_lines) {
-      auto classified = CommitDrift(fs, table_root, s, before);
+    if (classify) {
+      // DiffCommitActions parsed the commit's schema into the state already.
+      auto classified = tracker.Next(
+          s, true,
+          s.metadata && !s.metadata->schema_string.empty() ? state.schema : nullptr);
       if (!classified) {
         return WithContext(classified.error(),
                            fmt::format("drift of version {}", s.version));

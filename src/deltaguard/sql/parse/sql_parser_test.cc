@@ -359,6 +359,31 @@ TEST(SqlParserDescribe, Forms) {
   EXPECT_EQ(e.table.parts, std::vector<std::string>{"history"});
 }
 
+TEST(SqlParserDescribe, Drift) {
+  auto a = ParseAs<DescribeDriftStmt>("DESCRIBE DRIFT orders USING staged");
+  EXPECT_EQ(a.table.parts, std::vector<std::string>{"orders"});
+  EXPECT_EQ(a.source.kind, FromClause::Kind::kTable);
+  EXPECT_TRUE(a.mode.empty());
+  // MODE after a bare source is the clause, not the source's alias.
+  auto b = ParseAs<DescribeDriftStmt>(
+      "DESC DRIFT t USING read_parquet('in/*.parquet') MODE full");
+  EXPECT_EQ(b.source.kind, FromClause::Kind::kFunction);
+  EXPECT_EQ(b.source.alias, "");
+  EXPECT_EQ(b.mode, "full");
+  auto c = ParseAs<DescribeDriftStmt>(
+      "DESCRIBE DRIFT t USING (SELECT 1 AS a) AS s MODE BACKWARD");
+  EXPECT_EQ(c.source.kind, FromClause::Kind::kSubquery);
+  EXPECT_EQ(c.source.alias, "s");
+  EXPECT_EQ(c.mode, "BACKWARD");
+  // A source aliased `mode` with nothing after it keeps its alias.
+  auto d = ParseAs<DescribeDriftStmt>("DESCRIBE DRIFT t USING s mode");
+  EXPECT_EQ(d.source.alias, "mode");
+  EXPECT_TRUE(d.mode.empty());
+  // A table named `drift`.
+  auto e = ParseAs<DescribeTableStmt>("DESCRIBE drift");
+  EXPECT_EQ(e.table.parts, std::vector<std::string>{"drift"});
+}
+
 TEST(SqlParserShow, Forms) {
   auto a = ParseAs<ShowTblPropertiesStmt>("SHOW TBLPROPERTIES t");
   EXPECT_FALSE(a.key.has_value());
