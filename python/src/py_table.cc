@@ -84,11 +84,13 @@ NativeTable Open(const std::string& path, std::optional<int64_t> version,
   return NativeTable{fs, std::move(snap)};
 }
 
-/// The rows of `t` as a reader (needs the GIL only for raising errors).
+/// The rows of `t` as a reader (needs the GIL only for raising errors). `collect`: the
+/// caller keeps every batch (to_arrow), so files read ahead without a bound.
 std::shared_ptr<arrow::RecordBatchReader> OpenReader(const NativeTable& t,
                                                      std::vector<std::string> columns,
                                                      std::optional<std::string> filter,
-                                                     std::optional<int64_t> limit) {
+                                                     std::optional<int64_t> limit,
+                                                     bool collect) {
   if (!filter) {
     ScanOptions options;
     options.columns = std::move(columns);
@@ -98,6 +100,7 @@ std::shared_ptr<arrow::RecordBatchReader> OpenReader(const NativeTable& t,
     options.read_ahead_files =
         std::clamp<size_t>(std::thread::hardware_concurrency(), 2, 8);
     options.memory_pool = ScanMemoryPool();
+    if (collect) options.read_ahead_batches = 0;
     auto scan = Unwrap(WithoutGil([&] { return TableScan::Make(t.snapshot, options); }));
     return std::make_shared<ScanReader>(std::move(scan));
   }
@@ -138,14 +141,16 @@ std::shared_ptr<arrow::RecordBatchReader> OpenReader(const NativeTable& t,
 /// Streaming: batches are decoded as the consumer pulls them.
 nb::object Scan(const NativeTable& t, std::vector<std::string> columns,
                 std::optional<std::string> filter, std::optional<int64_t> limit) {
-  return ExportReaderCapsule(OpenReader(t, std::move(columns), std::move(filter), limit));
+  return ExportReaderCapsule(
+      OpenReader(t, std::move(columns), std::move(filter), limit, /*collect=*/false));
 }
 
 /// Read everything without the GIL first, so an unreadable file raises deltaguard's
 /// own exception (not the consumer's), then hand the batches over.
 nb::object Collect(const NativeTable& t, std::vector<std::string> columns,
                    std::optional<std::string> filter, std::optional<int64_t> limit) {
-  auto reader = OpenReader(t, std::move(columns), std::move(filter), limit);
+  auto reader =
+      OpenReader(t, std::move(columns), std::move(filter), limit, /*collect=*/true);
   auto batches = WithoutGil([&]() -> Result<arrow::RecordBatchVector> {
     arrow::RecordBatchVector out;
     while (true) {

@@ -154,8 +154,9 @@ Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
   std::string context = fmt::format("cannot read Parquet file '{}'", path);
   try {
     parquet::arrow::FileReaderBuilder builder;
-    parquet::ReaderProperties reader_properties(
-        pool != nullptr ? pool : arrow::default_memory_pool());
+    if (pool == nullptr) pool = arrow::default_memory_pool();
+    // Pages (reader_properties) and the decoded arrays (the builder) share the pool.
+    parquet::ReaderProperties reader_properties(pool);
     if (read_buffer_size > 0) {
       reader_properties.enable_buffered_stream();
       reader_properties.set_buffer_size(read_buffer_size);
@@ -164,7 +165,7 @@ Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquetFile(
                               context);
     parquet::ArrowReaderProperties props = properties;
     if (configure) configure(*builder.raw_reader()->metadata(), &props);
-    builder.memory_pool(arrow::default_memory_pool())->properties(props);
+    builder.memory_pool(pool)->properties(props);
     DELTA_ARROW_ASSIGN_OR_RETURN(auto reader, builder.Build(), corrupt_code, context);
     return reader;
   } catch (const std::exception& e) {

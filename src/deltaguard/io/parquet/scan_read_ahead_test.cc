@@ -238,11 +238,14 @@ TEST_F(TableScanReadAheadTest, SameRowsAsTheSequentialScan) {
   EXPECT_EQ(want->front(), "0/v0");
   EXPECT_EQ(want->back(), "5299/v5");
   for (size_t files : {2u, 3u, 6u}) {
-    ScanOptions ahead = sequential;
-    ahead.read_ahead_files = files;
-    auto got = Rows(ahead);
-    ASSERT_TRUE(got) << got.error().ToString();
-    EXPECT_EQ(*got, *want) << files << " files at once";
+    for (size_t depth : {0u, 1u, 4u}) {  // 0: no bound (to_arrow)
+      ScanOptions ahead = sequential;
+      ahead.read_ahead_files = files;
+      ahead.read_ahead_batches = depth;
+      auto got = Rows(ahead);
+      ASSERT_TRUE(got) << got.error().ToString();
+      EXPECT_EQ(*got, *want) << files << " files at once, depth " << depth;
+    }
   }
 }
 

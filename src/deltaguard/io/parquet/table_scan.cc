@@ -117,11 +117,6 @@ const std::optional<std::string>* FindPartitionValue(const PartitionValues& valu
   return nullptr;
 }
 
-// Decoded batches each read-ahead file may hold before the consumer takes them: enough
-// to keep its worker busy while the consumer is on another file, few enough that memory
-// stays near read_ahead_files x this many batches.
-constexpr size_t kReadAheadBatchesPerFile = 4;
-
 // ---------------------------------------------------------------------------------------
 
 class ParquetTableScan final : public TableScan {
@@ -520,7 +515,7 @@ Result<std::unique_ptr<TableScan>> TableScan::Make(SnapshotRef snapshot,
     };
     auto scan = parquet_internal::MakeReadAheadScan(
         out_schema, files, std::move(open_file), options.read_ahead_files,
-        kReadAheadBatchesPerFile);
+        options.read_ahead_batches == 0 ? SIZE_MAX : options.read_ahead_batches);
     if (scan != nullptr) return scan;
   }
   return std::unique_ptr<TableScan>(

@@ -43,6 +43,11 @@ struct ScanOptions {
   /// (Python's to_arrow): decoding overlaps across files, as a dataset scanner's
   /// fragment read-ahead does. 0 or 1: one file at a time, on the caller's thread.
   size_t read_ahead_files = 0;
+  /// Decoded batches each read-ahead file may hold before the consumer takes them,
+  /// which bounds memory to about read_ahead_files x this many batches. 0: no bound,
+  /// for a caller that keeps every batch anyway (to_arrow collects the whole table):
+  /// the files after the current one then never wait for the consumer.
+  size_t read_ahead_batches = 4;
   /// Where decoded batches are allocated; nullptr: Arrow's default pool. A host process
   /// whose default suits it badly picks another (python/: jemalloc inside pyarrow's
   /// process, whose default is mimalloc, see docs/python.md).
