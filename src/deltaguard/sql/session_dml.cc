@@ -100,18 +100,9 @@ Result<StatementResult> ExecuteMerge(SessionState& state, const MergeStmt& stmt)
                      shown);
   }
 
-  // The source, planned as SELECT * FROM <source>.
-  SelectStmt source_query;
-  SelectItem star;
-  star.star = true;
-  star.text = "*";
-  source_query.items.push_back(std::move(star));
-  source_query.from = stmt.source;
-  auto plan_or = PlanQuery(source_query, state.Query());
-  if (!plan_or) {
-    return WithContext(plan_or.error(), fmt::format("source of MERGE INTO {}", shown));
-  }
-  QueryPlan plan = std::move(*plan_or);
+  DELTA_ASSIGN_OR_RETURN(
+      QueryPlan plan,
+      PlanSourceQuery(state, stmt.source, fmt::format("MERGE INTO {}", shown)));
 
   MergeSpec spec;
   // Named as written: a table's name, else the alias (a subquery's plan has no name).

@@ -51,16 +51,9 @@ Result<StatementResult> ExecuteDescribeDrift(SessionState& state,
   DELTA_ASSIGN_OR_RETURN(ResolvedTable table, ResolveExisting(state, stmt.table));
   DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, LoadTable(state, table, stmt.table));
 
-  SelectStmt source_query;
-  SelectItem star;
-  star.star = true;
-  star.text = "*";
-  source_query.items.push_back(std::move(star));
-  source_query.from = stmt.source;
-  auto plan = PlanQuery(source_query, state.Query());
-  if (!plan) {
-    return WithContext(plan.error(), fmt::format("source of DESCRIBE DRIFT {}", shown));
-  }
+  auto plan =
+      PlanSourceQuery(state, stmt.source, fmt::format("DESCRIBE DRIFT {}", shown));
+  if (!plan) return plan.error();
   auto after_evidence = SourceEvidence(*plan);
   if (!after_evidence) {
     return WithContext(after_evidence.error(),

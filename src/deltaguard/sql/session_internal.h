@@ -79,6 +79,11 @@ Error NameTable(Error error, const ResolvedTable& table, const TableRef& ref);
 Result<SnapshotRef> LoadTable(const SessionState& state, const ResolvedTable& table,
                               const TableRef& ref);
 
+/// The source of a MERGE or DESCRIBE DRIFT (a table, a table function, a subquery),
+/// planned as `SELECT * FROM <source>`; errors say "source of <statement>".
+Result<QueryPlan> PlanSourceQuery(const SessionState& state, const FromClause& source,
+                                  std::string_view statement);
+
 /// A planned query as the input of a write (CTAS, REPLACE AS SELECT, INSERT, the MERGE
 /// source), named `name` in messages. `names`, when not empty, renames the top-level
 /// columns (INSERT writes query column i to the table column names[i]); it must have one

@@ -189,6 +189,19 @@ Result<SnapshotRef> LoadTable(const SessionState& state, const ResolvedTable& ta
   return snapshot;
 }
 
+Result<QueryPlan> PlanSourceQuery(const SessionState& state, const FromClause& source,
+                                  std::string_view statement) {
+  SelectStmt query;
+  SelectItem star;
+  star.star = true;
+  star.text = "*";
+  query.items.push_back(std::move(star));
+  query.from = source;
+  auto plan = PlanQuery(query, state.Query());
+  if (!plan) return WithContext(plan.error(), fmt::format("source of {}", statement));
+  return plan;
+}
+
 bool MatchesLikePattern(std::string_view pattern, std::string_view name) {
   // Glob match of one alternative, '*' = any run; iterative with backtracking.
   auto match = [](std::string_view p, std::string_view s) {
