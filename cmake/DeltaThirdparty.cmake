@@ -50,6 +50,10 @@ macro(resolve_system_deps)
   find_package(roaring REQUIRED)
   set_target_properties(roaring::roaring PROPERTIES IMPORTED_GLOBAL TRUE)
   find_package(Threads REQUIRED)
+  # YAML for contract files (contract/yaml_reader.cc is its only user).
+  find_package(yaml-cpp REQUIRED)
+  # xxHash (contract hashes; header-only: XXH_INLINE_ALL, so nothing to link).
+  find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)
 endmacro()
 
 resolve_arrow()

@@ -5,8 +5,9 @@ Usage: check_layering.py SRC_ROOT [OTHER_ROOT ...]
 
 1. A module includes only its own layer or below. Layers: 0 util, io/fs; 1 schema;
    2 expr; 3 protocol; 4 log; 5 evolution, constraints, drift (the drift classifier);
-   6 txn; 7 arrow (the bridge to Arrow C++); 8 io/parquet, exec; 9 write (the commit
-   funnel); 10 dml, table; 11 sql. sql/parse (the statement parser) sits with expr at
+   6 txn, contract (data contracts: model, YAML, lint, diff, checks); 7 arrow (the
+   bridge to Arrow C++); 8 io/parquet, exec; 9 write (the commit funnel); 10 dml,
+   table, quality (contract tests and data tests over tables); 11 sql. sql/parse (the statement parser) sits with expr at
    layer 2.
    Modules on one layer are siblings: an include between them is an error too when the
    pair is listed in SIBLINGS (dml and table share only what is in write/; drift may
@@ -29,10 +30,15 @@ import sys
 
 LAYERS = {
     "util": 0, "io/fs": 0, "schema": 1, "expr": 2, "protocol": 3, "log": 4,
-    "evolution": 5, "constraints": 5, "drift": 5, "txn": 6, "arrow": 7, "io/parquet": 8, "exec": 8,
-    "write": 9, "dml": 10, "table": 10, "sql/parse": 2, "sql": 11,
+    "evolution": 5, "constraints": 5, "drift": 5, "txn": 6, "contract": 6, "arrow": 7,
+    "io/parquet": 8, "exec": 8, "write": 9, "dml": 10, "table": 10, "quality": 10,
+    "sql/parse": 2, "sql": 11,
 }
 SIBLINGS = {("dml", "table"), ("table", "dml"),
+            # contracts are pure (no transaction); data tests read tables, never write
+            ("contract", "txn"), ("txn", "contract"),
+            ("quality", "table"), ("table", "quality"), ("quality", "dml"),
+            ("dml", "quality"),
             # drift classifies what evolution and constraints enforce; they never call it
             ("evolution", "drift"), ("constraints", "drift"), ("drift", "constraints")}
 INCLUDE = re.compile(r'#include\s+"deltaguard/(([a-z_/]+)/([^/"]+))"')

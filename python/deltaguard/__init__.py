@@ -34,6 +34,20 @@ __version__ = "0.1.0"
 # The engine (and pyarrow with it) loads on first use, so that `import deltaguard` and
 # the `deltaguard` console script start fast (PEP 562 module __getattr__).
 _LAZY = {
+    "CheckResult": "._contract",
+    "Contract": "._contract",
+    "ContractChange": "._contract",
+    "ContractDiffResult": "._contract",
+    "ContractTestResult": "._contract",
+    "Diagnostic": "._contract",
+    "LintResult": "._contract",
+    "lint_contracts": "._contract",
+    "BreakingChange": "._drift",
+    "DriftChange": "._drift",
+    "DriftReport": "._drift",
+    "InferredColumn": "._drift",
+    "Verdict": "._drift",
+    "diff": "._drift",
     "Field": "._schema",
     "Schema": "._schema",
     "Session": "._sql",
@@ -46,6 +60,24 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ._contract import (
+        CheckResult,
+        Contract,
+        ContractChange,
+        ContractDiffResult,
+        ContractTestResult,
+        Diagnostic,
+        LintResult,
+        lint_contracts,
+    )
+    from ._drift import (
+        BreakingChange,
+        DriftChange,
+        DriftReport,
+        InferredColumn,
+        Verdict,
+        diff,
+    )
     from ._schema import Field, Schema
     from ._sql import Session, StatementResult, sql
     from ._table import Table
@@ -67,6 +99,20 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
+    "CheckResult",
+    "Contract",
+    "ContractChange",
+    "ContractDiffResult",
+    "ContractTestResult",
+    "Diagnostic",
+    "LintResult",
+    "lint_contracts",
+    "BreakingChange",
+    "DriftChange",
+    "DriftReport",
+    "InferredColumn",
+    "Verdict",
+    "diff",
     "CommitConflictError",
     "ConstraintViolationError",
     "CorruptTableError",

@@ -49,6 +49,9 @@ class WriteArgs:
     compression: str | None
     target_file_size: int | None
     checkpoint: bool
+    contract_yaml: str | None
+    contract_file: str
+    contract_object: str
     def __init__(self) -> None: ...
 
 def write_table(path: str, data: Any, args: WriteArgs, quarantine: str | None = None,
@@ -70,3 +73,59 @@ class NativeSession:
     def unregister(self, name: str) -> None: ...
     @property
     def current_database(self) -> str: ...
+
+class NativeDriftSource:
+    @property
+    def label(self) -> str: ...
+
+class NativeDriftReport:
+    def render(self, format: str = "text") -> str: ...
+    @property
+    def change_fails(self) -> list[bool]: ...
+
+def drift_source_table(table: NativeTable) -> NativeDriftSource: ...
+def drift_source_spec(spec: str, hint: NativeDriftSource | None,
+                      input_format: str | None = None, header: bool = True,
+                      delimiter: str | None = None) -> NativeDriftSource: ...
+def drift_source_files(paths: list[str], hint: NativeDriftSource | None,
+                       input_format: str | None = None, header: bool = True,
+                       delimiter: str | None = None) -> NativeDriftSource: ...
+def drift_source_data(data: Any, label: str) -> NativeDriftSource: ...
+def drift_source_schema(text: str, label: str) -> NativeDriftSource: ...
+def drift_report(before: NativeDriftSource, after: NativeDriftSource,
+                 mode: str | None = None, fail_on: str | None = None) -> NativeDriftReport: ...
+
+class NativeContract:
+    id: str
+    name: str
+    version: str
+    status: str
+    file: str
+    hash: str
+    text: str
+    layer: str
+    compatibility: str
+    objects: list[str]
+    warnings: list[str]
+
+class NativeLint:
+    valid: bool
+    def render(self, format: str) -> str: ...
+
+class NativeContractTest:
+    def render(self, format: str) -> str: ...
+
+class NativeContractDiff:
+    def render(self, format: str) -> str: ...
+
+def contract_load(text: str, file: str) -> NativeContract: ...
+def contract_lint(files: list[tuple[str, str]]) -> NativeLint: ...
+def contract_test(contract: NativeContract, table: NativeTable,
+                  object: str = "") -> NativeContractTest: ...
+def contract_diff(before: NativeContract, after: NativeContract,
+                  mode: str | None = None) -> NativeContractDiff: ...
+def contract_apply(contract: NativeContract, path: str,
+                   object: str = "") -> dict[str, Any]: ...
+def contract_init(table: NativeTable, layer: str | None = None, id: str | None = None,
+                  name: str | None = None, version: str | None = None,
+                  sample_rows: int | None = None) -> str: ...

@@ -16,6 +16,7 @@ from ._schema import Schema
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._alter import Alter
+    from ._drift import DriftReport
     from ._merge import MergeBuilder
 
 
@@ -179,6 +180,29 @@ class Table:
         # requested_schema is a hint the protocol lets a producer ignore; the columns
         # come in the table's own Arrow types.
         return self._native.scan([], None, None)
+
+    # --- governance ---------------------------------------------------------------
+    def drift(
+        self,
+        data: Any,
+        *,
+        mode: str | None = None,
+        fail_on: str | None = None,
+        input_format: str | None = None,
+        header: bool = True,
+        delimiter: str | None = None,
+    ) -> "DriftReport":
+        """How ``data`` differs from this version's schema, change by change, as
+        ``deltaguard drift TABLE INPUT`` classifies it (docs/drift.md). ``data`` is any
+        Arrow producer (its schema and first batch are read), a data file, directory or
+        glob (or a list of them; ``input_format``, ``header`` and ``delimiter`` as for
+        the CLI), or a :class:`Schema`. ``mode`` judges with a schema-registry mode
+        (transitive modes against every earlier schema of the table); ``fail_on`` is
+        ``"breaking"``, ``"high"`` or ``"any"``. Nothing is written."""
+        from ._drift import table_drift
+
+        return table_drift(self, data, mode=mode, fail_on=fail_on,
+                           input_format=input_format, header=header, delimiter=delimiter)
 
     # --- changing the table -------------------------------------------------------
     def merge(

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import _native
 from ._schema import Schema
 from ._table import Table, _table_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._contract import Contract
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,8 @@ def write_table(
     target_file_size: int | None = None,
     checkpoint: bool = True,
     conf: Mapping[str, str] | None = None,
+    contract: "Contract | str | os.PathLike[str] | None" = None,
+    contract_object: str | None = None,
 ) -> dict:
     """Write ``data`` (any Arrow producer: pyarrow Table or RecordBatchReader, polars
     or pandas DataFrame, DuckDB relation, or a dict of columns) into the Delta table at
@@ -48,6 +54,12 @@ def write_table(
     ``merge_schema=True``, a different schema needs ``mode="overwrite",
     overwrite_schema=True``, only lossless casts are made, NOT NULL and CHECK
     constraints hold. Returns the write's metrics (``version``, ``rows``, ...).
+
+    ``contract`` (a :class:`Contract` or the path of a contract file) conforms the
+    input to it first, as ``deltaguard write --contract``: declared columns only, cast
+    to the declared types, required columns present (docs/contracts.md "Writes"); a
+    table that carries a contract follows it without being told. New upstream columns
+    the contract ignores are in ``result["warnings"]`` and raised as a ``UserWarning``.
     """
     if mode.lower() not in _MODES:
         raise ValueError(f"mode must be one of {', '.join(_MODES)}, got {mode!r}")
@@ -67,6 +79,14 @@ def write_table(
     args.compression = compression
     args.target_file_size = target_file_size
     args.checkpoint = checkpoint
+    if contract is not None:
+        from ._contract import Contract
+
+        if not isinstance(contract, Contract):
+            contract = Contract.load(contract)
+        args.contract_yaml = contract.yaml
+        args.contract_file = contract.file
+    args.contract_object = contract_object or ""
     quarantine = None
     if isinstance(on_violation, Quarantine):
         quarantine = os.fspath(on_violation.table)
@@ -75,6 +95,8 @@ def write_table(
     result = _native.write_table(_table_path(target), data, args, quarantine, dict(conf or {}))
     if isinstance(target, Table):
         target.refresh()
+    for message in result.get("warnings", []):
+        warnings.warn(message, UserWarning, stacklevel=2)
     return result
 
 

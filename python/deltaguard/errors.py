@@ -73,8 +73,10 @@ class SchemaMismatchError(DeltaguardError):
     Attributes:
         table_schema: the table's :class:`deltaguard.Schema` (None for a new table).
         input_schema: the input's schema, in Delta types.
-        changes: the differences from the table's schema to the input's, one line each
-            (``"added column 'coupon' (string)"``).
+        changes: the changes from the table's schema to the input's, classified as
+            ``deltaguard drift`` classifies them: :class:`deltaguard.DriftChange`
+            objects (``change_class``, ``path``, ``before``, ``after``, ``risk``,
+            ``option``, ...), the same lines the message lists.
         hint: what to do, as the message says it (its first line's last sentence).
     """
 
@@ -82,7 +84,7 @@ class SchemaMismatchError(DeltaguardError):
 
     def __init__(self, message: str, code: str = "schema_mismatch", *,
                  table_schema: Any = None, input_schema: Any = None,
-                 changes: list[str] | None = None) -> None:
+                 changes: list[Any] | None = None) -> None:
         super().__init__(message, code)
         self.table_schema = table_schema
         self.input_schema = input_schema
@@ -181,9 +183,14 @@ def _from_native(code: str, message: str, details: dict | None = None) -> Deltag
             text = details.get(key)
             return Schema(text) if text else None
 
+        changes = None
+        if details.get("drift_changes"):
+            from ._drift import changes_from_json
+
+            changes = changes_from_json(details["drift_changes"])
         return SchemaMismatchError(message, code, table_schema=schema("table_schema_json"),
                                    input_schema=schema("input_schema_json"),
-                                   changes=details.get("changes"))
+                                   changes=changes)
     if cls is ConstraintViolationError and details:
 
         def number(key: str) -> int | None:

@@ -14,4 +14,6 @@ NB_MODULE(_native, m) {
   BindWrite(m);
   BindDml(m);
   BindSql(m);
+  BindDrift(m);
+  BindContract(m);
 }

@@ -43,5 +43,7 @@ void BindTable(nb::module_& m);
 void BindWrite(nb::module_& m);
 void BindDml(nb::module_& m);
 void BindSql(nb::module_& m);
+void BindDrift(nb::module_& m);
+void BindContract(nb::module_& m);
 
 }  // namespace deltaguard::python

@@ -1,12 +1,8 @@
 #include "py_schema_error.h"
 
 #include <nanobind/stl/string.h>
-#include <nanobind/stl/vector.h>
-
-#include <vector>
 
 #include "deltaguard/arrow/schema.h"
-#include "deltaguard/schema/schema_diff.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/table/table.h"
 
@@ -26,13 +22,7 @@ void RaiseWriteError(const Error& error, const std::string& path,
       table_schema ? nb::cast(SchemaToJson(*table_schema)) : nb::none();
   details["input_schema_json"] =
       input_schema ? nb::cast(SchemaToJson(*input_schema)) : nb::none();
-  std::vector<std::string> changes;
-  if (table_schema && input_schema) {
-    for (const auto& entry : DiffSchemas(*table_schema, *input_schema)) {
-      changes.push_back(entry.ToString());
-    }
-  }
-  details["changes"] = changes;
+  // The classified changes travel in error.details (drift/write_error.h).
   RaiseError(error, details);
 }
 

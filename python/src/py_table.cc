@@ -3,6 +3,8 @@
 // Arrow C streams. A filtered scan runs as the SQL query the CLI would run (built as a
 // statement, the filter parsed as one expression).
 
+#include "py_table.h"
+
 #include <arrow/memory_pool.h>
 #include <arrow/record_batch.h>
 #include <nanobind/stl/optional.h>
@@ -50,12 +52,6 @@ class ScanReader : public arrow::RecordBatchReader {
 
  private:
   std::unique_ptr<TableScan> scan_;
-};
-
-/// A table at one version, as Python's deltaguard.Table holds it.
-struct NativeTable {
-  FileSystemRef fs;
-  SnapshotRef snapshot;
 };
 
 /// Decoded batches go to jemalloc (built into the pinned pyarrow's libarrow) rather

@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "deltaguard/contract/parse.h"
 #include "deltaguard/schema/schema_json.h"
+#include "deltaguard/table/contract_write.h"
 #include "deltaguard/table/quarantine.h"
 #include "deltaguard/table/write.h"
 #include "py_arrow.h"
@@ -43,6 +45,11 @@ nb::dict WriteResultDict(const WriteResult& r) {
   d["commit_attempts"] = r.commit_attempts;
   d["checkpoint_version"] = r.checkpoint_version;
   d["checkpoint_error"] = r.checkpoint_error;
+  d["warnings"] = r.warnings;
+  // The contract summary as the CLI's `write --output json` prints it.
+  d["contract"] = r.contract ? nb::module_::import_("json").attr("loads")(
+                                   ContractWriteSummaryJson(*r.contract))
+                             : nb::none();
   return d;
 }
 
@@ -58,6 +65,9 @@ struct WriteArgs {
   std::optional<std::string> compression;
   std::optional<int64_t> target_file_size;
   bool checkpoint = true;
+  std::optional<std::string> contract_yaml;  ///< the text of the contract file
+  std::string contract_file;                 ///< its name, for messages
+  std::string contract_object;
 };
 
 WriteOptions ToWriteOptions(const WriteArgs& a) {
@@ -74,6 +84,11 @@ WriteOptions ToWriteOptions(const WriteArgs& a) {
   if (a.target_file_size) o.file_options.target_file_size_bytes = *a.target_file_size;
   o.checkpoint = a.checkpoint;
   o.merge_option_hint = "merge_schema=True";
+  if (a.contract_yaml) {
+    o.contract = std::make_shared<const Contract>(
+        Unwrap(LoadContractText(*a.contract_yaml, a.contract_file)));
+  }
+  o.contract_object = a.contract_object;
   return o;
 }
 
@@ -148,7 +163,10 @@ void BindWrite(nb::module_& m) {
       .def_rw("txn_version", &WriteArgs::txn_version)
       .def_rw("compression", &WriteArgs::compression)
       .def_rw("target_file_size", &WriteArgs::target_file_size)
-      .def_rw("checkpoint", &WriteArgs::checkpoint);
+      .def_rw("checkpoint", &WriteArgs::checkpoint)
+      .def_rw("contract_yaml", &WriteArgs::contract_yaml)
+      .def_rw("contract_file", &WriteArgs::contract_file)
+      .def_rw("contract_object", &WriteArgs::contract_object);
   m.def("write_table", &Write, nb::arg("path"), nb::arg("data"), nb::arg("args"),
         nb::arg("quarantine") = nb::none(),
         nb::arg("conf") = std::map<std::string, std::string>{});

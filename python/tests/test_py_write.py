@@ -45,7 +45,15 @@ def test_new_column_is_refused_then_merged(tmp_path):
     assert "coupon" in str(e.value) and "merge_schema=True" in str(e.value)
     assert e.value.table_schema == dg.Table(path).schema
     assert e.value.input_schema == dg.Schema.from_arrow(drop.schema)
-    assert e.value.changes == ["added column 'coupon' (string)"]
+    # the changes as `drift` classifies them, the same as the message lists and as
+    # Table.drift reports before any write is tried
+    assert [(c.change_class, c.path, c.after, c.risk) for c in e.value.changes] == [
+        ("COLUMN_ADDED_NULLABLE", "coupon", "string", "low")]
+    assert isinstance(e.value.changes[0], dg.DriftChange)
+    assert "COLUMN_ADDED_NULLABLE coupon: (none) -> string (risk low)" in str(e.value)
+    predicted = dg.Table(path).drift(drop).changes
+    assert [(c.change_class, c.path) for c in predicted] == [
+        (c.change_class, c.path) for c in e.value.changes]
     assert "merge_schema=True" in e.value.hint
     assert (log_files(path), data_files(path)) == before  # nothing committed or left
     r = dg.write_table(path, drop, merge_schema=True)

@@ -67,10 +67,11 @@ int RunHistory(const std::vector<std::string>& argv);
 int RunLog(const std::vector<std::string>& argv);
 int RunCreate(const std::vector<std::string>& argv);
 int RunWrite(const std::vector<std::string>& argv);
-int RunSql(const std::vector<std::string>& argv);     // cmd_sql.cc
-int RunShell(const std::vector<std::string>& argv);   // cmd_shell.cc
-int RunVacuum(const std::vector<std::string>& argv);  // cmd_vacuum.cc
-int RunDrift(const std::vector<std::string>& argv);   // cmd_drift.cc
-int RunDiff(const std::vector<std::string>& argv);    // cmd_drift.cc
+int RunSql(const std::vector<std::string>& argv);       // cmd_sql.cc
+int RunShell(const std::vector<std::string>& argv);     // cmd_shell.cc
+int RunVacuum(const std::vector<std::string>& argv);    // cmd_vacuum.cc
+int RunDrift(const std::vector<std::string>& argv);     // cmd_drift.cc
+int RunDiff(const std::vector<std::string>& argv);      // cmd_drift.cc
+int RunContract(const std::vector<std::string>& argv);  // cmd_contract.cc
 
 }  // namespace deltaguard::cli

@@ -3,8 +3,10 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "deltaguard/contract/parse.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
+#include "deltaguard/table/contract_write.h"
 #include "deltaguard/table/quarantine.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/util/string_util.h"
@@ -113,8 +115,12 @@ void PrintResult(const WriteResult& r, const std::string& table, bool json) {
     }
     if (r.checkpoint_version)
       out += fmt::format(",\"checkpoint\":{}", *r.checkpoint_version);
+    if (r.contract) out += ",\"contract\":" + ContractWriteSummaryJson(*r.contract);
+    out += ",\"warnings\":";
+    AppendJsonStringArray(r.warnings, &out);
     out += "}";
     std::cout << out << std::endl;
+    for (const auto& w : r.warnings) std::cerr << "WARNING: " << w << std::endl;
     return;
   }
   if (r.skipped) {
@@ -127,6 +133,19 @@ void PrintResult(const WriteResult& r, const std::string& table, bool json) {
     std::cout << fmt::format(", {} files removed", r.files_removed);
   std::cout << std::endl;
   for (const auto& c : r.added_columns) std::cout << "  added column " << c << std::endl;
+  if (r.contract) {
+    std::cout << "  under contract " << r.contract->id << " " << r.contract->version;
+    if (!r.contract->layer.empty()) std::cout << " (" << r.contract->layer << ")";
+    std::cout << std::endl;
+    for (const auto& c : r.contract->renamed) std::cout << "  matched " << c << std::endl;
+    for (const auto& c : r.contract->cast_columns)
+      std::cout << "  cast " << c << std::endl;
+    for (const auto& [c, n] : r.contract->cast_nulls) {
+      if (n > 0)
+        std::cout << "  cast to NULL in " << c << ": " << n << " values" << std::endl;
+    }
+  }
+  for (const auto& w : r.warnings) std::cerr << "WARNING: " << w << std::endl;
   for (const auto& c : r.widened_columns) std::cout << "  widened " << c << std::endl;
   if (!r.missing_columns.empty()) {
     std::cout << "  columns not in the input (written as NULL):";
@@ -155,7 +174,8 @@ constexpr const char* kWriteUsage =
     "[--invalid-utf8 fail|replace] [--json-block-size BYTES] "
     "[--partition-by a,b] [--property k=v]... [--txn-app-id ID --txn-version N] "
     "[--compression snappy|zstd] [--conf key=value]... "
-    "[--on-violation fail|quarantine=QTABLE] [--output text|json]";
+    "[--on-violation fail|quarantine=QTABLE] [--contract FILE [--contract-object NAME]] "
+    "[--output text|json]";
 
 // --on-violation: nullopt for fail (the default), else the quarantine table's path.
 Result<std::optional<std::string>> OnViolation(const Args& args) {
@@ -270,12 +290,13 @@ int RunCreate(const std::vector<std::string>& argv) {
 }
 
 int RunWrite(const std::vector<std::string>& argv) {
-  FlagSpec spec{{"--mode", "--replace-where", "--format", "--delimiter", "--partition-by",
-                 "--property", "--txn-app-id", "--txn-version", "--compression",
-                 "--target-file-size", "--conf", "--output", "--on-violation",
-                 "--invalid-utf8", "--json-block-size"},
-                {"--merge-schema", "--no-merge-schema", "--overwrite-schema",
-                 "--no-header", "--no-checkpoint", "--multi-line"}};
+  FlagSpec spec{
+      {"--mode", "--replace-where", "--format", "--delimiter", "--partition-by",
+       "--property", "--txn-app-id", "--txn-version", "--compression",
+       "--target-file-size", "--conf", "--output", "--on-violation", "--invalid-utf8",
+       "--json-block-size", "--contract", "--contract-object"},
+      {"--merge-schema", "--no-merge-schema", "--overwrite-schema", "--no-header",
+       "--no-checkpoint", "--multi-line"}};
   auto args = ParseArgs(argv, spec);
   if (!args) return ReportError(args.error(), "");
   if (args->positional.size() < 2) {
@@ -300,6 +321,14 @@ int RunWrite(const std::vector<std::string>& argv) {
   options.overwrite_schema = args->Has("--overwrite-schema");
   options.replace_where = args->Get("--replace-where");
   options.checkpoint = !args->Has("--no-checkpoint");
+  if (auto file = args->Get("--contract")) {
+    std::vector<ContractDiagnostic> warnings;
+    auto contract = LoadContract(*MakeLocalFileSystem(), *file, &warnings);
+    if (!contract) return ReportError(contract.error(), table);
+    for (const auto& w : warnings) std::cerr << "WARNING: " << w.ToString() << "\n";
+    options.contract = std::make_shared<const Contract>(std::move(*contract));
+  }
+  options.contract_object = args->Get("--contract-object").value_or("");
   auto partitions = ColumnList(*args, "--partition-by");
   if (!partitions) return ReportError(partitions.error(), table);
   options.partition_by = *partitions;

@@ -37,11 +37,12 @@ commands:
         [--no-header] [--delimiter C] [--partition-by a,b] [--property k=v]...
         [--txn-app-id ID --txn-version N] [--compression snappy|zstd]
         [--target-file-size BYTES] [--conf key=value]... [--no-checkpoint]
-        [--output text|json]
+        [--contract FILE [--contract-object NAME]] [--output text|json]
       write Parquet, CSV, NDJSON or Arrow IPC files (directories and globs too);
       creates the table when it does not exist. Every write is checked against the
       table schema: new columns need --merge-schema, types are cast only when lossless,
-      NOT NULL columns must have values.
+      NOT NULL columns must have values. Under a contract (--contract, or the one the
+      table carries) the input is conformed to it first (docs/contracts.md).
   sql [--warehouse DIR] [--format table|csv|jsonl] [--conf key=value]...
       ("STATEMENT; ..." | -f FILE.sql | -)
       run Spark SQL statements (CREATE TABLE, INSERT, SELECT, DESCRIBE, ...) in order,
@@ -69,6 +70,24 @@ commands:
   diff A B [--mode M] [--format F] [--fail-on breaking|high|any]
       the same between any two of: a table (TABLE, TABLE@vN, TABLE@TIMESTAMP), a
       data file or directory, a schema file, schema text (DDL or Delta schema JSON)
+  contract lint FILE... [--format text|json|junit|github]
+      check ODCS v3.1 contract files (docs/contracts.md): structure, types that
+      parse, ids, rules that bind; exit 1 when a file has errors
+  contract init TABLE [--layer bronze|silver|gold] [--id ID] [--name N]
+                [--contract-version V] [--sample-rows N]
+      print a contract for the table: its schema, NOT NULL, comments, partitioning
+      and CHECK constraints, plus proposals from the data marked by comments
+  contract diff OLD NEW | FILE --against GIT_REF [--mode M] [--format F]
+      changes keyed by property id, judged with the contract's compatibility mode;
+      exit 1 for a breaking change without a major version bump
+  contract test TABLE --contract FILE [--object NAME] [--version N | --timestamp T]
+                [--format text|json|junit|github] [--fail-on error|warning]
+      the table against the contract: schema through the drift classifier, every
+      implied check and quality rule in one pass; exit 1 when a check fails
+  contract apply TABLE FILE [--object NAME] [--output text|json]
+      make the table carry the contract natively in one commit: NOT NULL for required
+      columns, CHECK constraints for accepted values and ranges (existing rows are
+      checked first), comments, and the contract itself (later writes follow it)
   help
       this text
 
@@ -117,6 +136,7 @@ int main(int argc, char** argv) {
   if (command == "vacuum") return RunVacuum(rest);
   if (command == "drift") return RunDrift(rest);
   if (command == "diff") return RunDiff(rest);
+  if (command == "contract") return RunContract(rest);
   std::cerr << "deltaguard: unknown command '" << command << "'\n\n" << kUsage;
   return kExitUsage;
 }

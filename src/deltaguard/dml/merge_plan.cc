@@ -13,6 +13,7 @@
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/dml/merge_names_internal.h"
 #include "deltaguard/dml/merge_plan_internal.h"
+#include "deltaguard/drift/write_error.h"
 #include "deltaguard/evolution/type_rules.h"
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/expr/printer.h"
@@ -373,17 +374,20 @@ Status ApplyUnmatchedRule(const PlanInput& in, const std::vector<std::string>& u
     if (std::find(top.begin(), top.end(), first) == top.end()) top.push_back(first);
   }
   if (!in.spec.ignore_unmatched_source_columns) {
-    return MakeError(
-        ErrorCode::kSchemaMismatch,
-        "DELTA_MERGE_UNMATCHED_SOURCE_COLUMNS: MERGE into '{}' would silently drop "
-        "source columns the target does not have: [{}] (UPDATE SET * / INSERT * "
-        "assign every source column). Nothing was written. Either add them with "
-        "MERGE WITH SCHEMA EVOLUTION ({}; session: "
-        "spark.databricks.delta.schema.autoMerge.enabled = true), or leave them out "
-        "deliberately with UPDATE SET * EXCEPT ({}) / INSERT * EXCEPT ({}), or set "
-        "{} = true to drop them with a warning as Spark does",
-        in.table, JoinList(unmatched), in.spec.evolution_option_hint, JoinList(top),
-        JoinList(top), kMergeIgnoreUnmatchedSourceColumnsSetting);
+    // The refusal names the changes as `drift` classifies them (docs/drift.md).
+    return WithDriftChanges(
+        MakeError(
+            ErrorCode::kSchemaMismatch,
+            "DELTA_MERGE_UNMATCHED_SOURCE_COLUMNS: MERGE into '{}' would silently drop "
+            "source columns the target does not have: [{}] (UPDATE SET * / INSERT * "
+            "assign every source column). Nothing was written. Either add them with "
+            "MERGE WITH SCHEMA EVOLUTION ({}; session: "
+            "spark.databricks.delta.schema.autoMerge.enabled = true), or leave them out "
+            "deliberately with UPDATE SET * EXCEPT ({}) / INSERT * EXCEPT ({}), or set "
+            "{} = true to drop them with a warning as Spark does",
+            in.table, JoinList(unmatched), in.spec.evolution_option_hint, JoinList(top),
+            JoinList(top), kMergeIgnoreUnmatchedSourceColumnsSetting),
+        DriftSideFromMetadata(in.snapshot.metadata(), in.snapshot.schema()), in.s);
   }
   plan->ignored_source_columns = unmatched;
   plan->warnings.push_back(fmt::format(

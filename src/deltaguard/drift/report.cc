@@ -2,73 +2,11 @@
 
 #include "deltaguard/evolution/schema_format.h"
 #include "deltaguard/schema/schema_json.h"
+#include "deltaguard/util/report_format.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace {
-
-void Field(std::string* out, std::string_view key, std::string_view value) {
-  if (out->back() != '{') *out += ',';
-  AppendJsonString(out, key);
-  *out += ':';
-  AppendJsonString(out, value);
-}
-
-void RawField(std::string* out, std::string_view key, std::string_view raw) {
-  if (out->back() != '{') *out += ',';
-  AppendJsonString(out, key);
-  *out += ':';
-  *out += raw;
-}
-
-std::string Xml(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-// GitHub workflow commands end at a line break; '%' escapes (its documented encoding).
-std::string GithubEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '%') {
-      out += "%25";
-    } else if (c == '\n') {
-      out += "%0A";
-    } else if (c == '\r') {
-      out += "%0D";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string MarkdownCell(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out;
-}
 
 std::string WayForward(const DriftChange& c) {
   std::string_view option = c.info().option;
@@ -137,20 +75,20 @@ bool ReportFails(const DriftReport& report) {
 
 std::string DriftChangeJson(const DriftChange& c) {
   std::string out = "{";
-  Field(&out, "class", ChangeClassName(c.cls));
-  Field(&out, "path", c.path);
-  Field(&out, "old_path", c.old_path);
-  Field(&out, "before", c.before);
-  Field(&out, "after", c.after);
-  Field(&out, "risk", RiskName(c.risk));
-  Field(&out, "backward", CompatName(c.backward));
-  Field(&out, "forward", CompatName(c.forward));
-  Field(&out, "spark", c.info().spark);
-  Field(&out, "deltaguard", c.info().deltaguard);
-  Field(&out, "option", c.info().option);
-  RawField(&out, "heuristic", c.info().heuristic ? "true" : "false");
-  RawField(&out, "score", c.score ? fmt::format("{:.3f}", *c.score) : "null");
-  Field(&out, "evidence", c.evidence);
+  AppendJsonField(&out, "class", ChangeClassName(c.cls));
+  AppendJsonField(&out, "path", c.path);
+  AppendJsonField(&out, "old_path", c.old_path);
+  AppendJsonField(&out, "before", c.before);
+  AppendJsonField(&out, "after", c.after);
+  AppendJsonField(&out, "risk", RiskName(c.risk));
+  AppendJsonField(&out, "backward", CompatName(c.backward));
+  AppendJsonField(&out, "forward", CompatName(c.forward));
+  AppendJsonField(&out, "spark", c.info().spark);
+  AppendJsonField(&out, "deltaguard", c.info().deltaguard);
+  AppendJsonField(&out, "option", c.info().option);
+  AppendJsonRawField(&out, "heuristic", c.info().heuristic ? "true" : "false");
+  AppendJsonRawField(&out, "score", c.score ? fmt::format("{:.3f}", *c.score) : "null");
+  AppendJsonField(&out, "evidence", c.evidence);
   return out + "}";
 }
 
@@ -166,47 +104,47 @@ std::string DriftChangesJson(const std::vector<DriftChange>& changes) {
 std::string DriftReportJson(const DriftReport& r) {
   auto side = [](const std::string& label, const SchemaRef& schema) {
     std::string s = "{";
-    Field(&s, "label", label);
-    RawField(&s, "schema", schema ? SchemaToJson(*schema) : "null");
+    AppendJsonField(&s, "label", label);
+    AppendJsonRawField(&s, "schema", schema ? SchemaToJson(*schema) : "null");
     return s + "}";
   };
   std::string out = "{";
-  RawField(&out, "before", side(r.before_label, r.before_schema));
-  RawField(&out, "after", side(r.after_label, r.after_schema));
-  RawField(&out, "changes", DriftChangesJson(r.changes));
+  AppendJsonRawField(&out, "before", side(r.before_label, r.before_schema));
+  AppendJsonRawField(&out, "after", side(r.after_label, r.after_schema));
+  AppendJsonRawField(&out, "changes", DriftChangesJson(r.changes));
   if (r.verdict.mode == CompatMode::kNone) {
-    RawField(&out, "verdict", "null");
+    AppendJsonRawField(&out, "verdict", "null");
   } else {
     std::string v = "{";
-    Field(&v, "mode", CompatModeName(r.verdict.mode));
-    RawField(&v, "compatible", r.verdict.compatible ? "true" : "false");
+    AppendJsonField(&v, "mode", CompatModeName(r.verdict.mode));
+    AppendJsonRawField(&v, "compatible", r.verdict.compatible ? "true" : "false");
     std::string list = "[";
     for (size_t i = 0; i < r.verdict.breaking.size(); ++i) {
       const auto& b = r.verdict.breaking[i];
       if (i) list += ',';
       std::string item = "{";
-      RawField(&item, "change", std::to_string(b.change));
-      Field(&item, "direction", b.direction);
-      Field(&item, "reason", b.reason);
+      AppendJsonRawField(&item, "change", std::to_string(b.change));
+      AppendJsonField(&item, "direction", b.direction);
+      AppendJsonField(&item, "reason", b.reason);
       list += item + "}";
     }
-    RawField(&v, "breaking", list + "]");
-    RawField(&out, "verdict", v + "}");
+    AppendJsonRawField(&v, "breaking", list + "]");
+    AppendJsonRawField(&out, "verdict", v + "}");
   }
-  Field(&out, "fail_on", FailBarName(r.fail_on));
-  RawField(&out, "fails", ReportFails(r) ? "true" : "false");
+  AppendJsonField(&out, "fail_on", FailBarName(r.fail_on));
+  AppendJsonRawField(&out, "fails", ReportFails(r) ? "true" : "false");
   std::string inferred = "[";
   for (size_t i = 0; i < r.inferred.size(); ++i) {
     const auto& c = r.inferred[i];
     if (i) inferred += ',';
     std::string item = "{";
-    Field(&item, "column", c.column);
-    Field(&item, "inferred_type", c.inferred_type);
-    Field(&item, "table_type", c.table_type);
-    Field(&item, "cast", c.cast);
+    AppendJsonField(&item, "column", c.column);
+    AppendJsonField(&item, "inferred_type", c.inferred_type);
+    AppendJsonField(&item, "table_type", c.table_type);
+    AppendJsonField(&item, "cast", c.cast);
     inferred += item + "}";
   }
-  RawField(&out, "inferred", inferred + "]");
+  AppendJsonRawField(&out, "inferred", inferred + "]");
   return out + "}";
 }
 
@@ -272,7 +210,7 @@ std::string DriftReportJunit(const DriftReport& r) {
   size_t tests = r.changes.empty() ? 1 : r.changes.size();
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites><testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n",
-                     Xml("schema drift " + r.before_label + " -> " + r.after_label),
+                     XmlEscape("schema drift " + r.before_label + " -> " + r.after_label),
                      tests, failures);
   if (r.changes.empty()) {
     out += "<testcase classname=\"drift\" name=\"no schema changes\"/>\n";
@@ -280,13 +218,15 @@ std::string DriftReportJunit(const DriftReport& r) {
   for (size_t i = 0; i < r.changes.size(); ++i) {
     const DriftChange& c = r.changes[i];
     out += fmt::format("<testcase classname=\"drift.{}\" name=\"{}\"",
-                       ChangeClassName(c.cls), Xml(c.path.empty() ? "(table)" : c.path));
+                       ChangeClassName(c.cls),
+                       XmlEscape(c.path.empty() ? "(table)" : c.path));
     if (!ChangeFails(r, i)) {
       out += "/>\n";
       continue;
     }
-    out += fmt::format("><failure message=\"{}\">{}</failure></testcase>\n",
-                       Xml(c.Summary()), Xml("way forward: " + WayForward(c)));
+    out +=
+        fmt::format("><failure message=\"{}\">{}</failure></testcase>\n",
+                    XmlEscape(c.Summary()), XmlEscape("way forward: " + WayForward(c)));
   }
   return out + "</testsuite></testsuites>\n";
 }
@@ -300,6 +240,33 @@ std::string DriftReportGithub(const DriftReport& r) {
                        GithubEscape(c.Summary()), GithubEscape(WayForward(c)));
   }
   return out;
+}
+
+Result<DriftReportFormat> ParseDriftReportFormat(std::string_view name) {
+  if (EqualsIgnoreCase(name, "text")) return DriftReportFormat::kText;
+  if (EqualsIgnoreCase(name, "json")) return DriftReportFormat::kJson;
+  if (EqualsIgnoreCase(name, "markdown")) return DriftReportFormat::kMarkdown;
+  if (EqualsIgnoreCase(name, "junit")) return DriftReportFormat::kJunit;
+  if (EqualsIgnoreCase(name, "github")) return DriftReportFormat::kGithub;
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "unknown --format '{}' (one of text, json, markdown, junit, github)",
+                   name);
+}
+
+std::string RenderDriftReport(const DriftReport& report, DriftReportFormat format) {
+  switch (format) {
+    case DriftReportFormat::kJson:
+      return DriftReportJson(report);
+    case DriftReportFormat::kMarkdown:
+      return DriftReportMarkdown(report);
+    case DriftReportFormat::kJunit:
+      return DriftReportJunit(report);
+    case DriftReportFormat::kGithub:
+      return DriftReportGithub(report);
+    case DriftReportFormat::kText:
+      break;
+  }
+  return DriftReportText(report);
 }
 
 }  // namespace deltaguard

@@ -69,4 +69,12 @@ std::string DriftReportJunit(const DriftReport& report);
 /// `::error` for each change that fails the bar, `::warning` for the others.
 std::string DriftReportGithub(const DriftReport& report);
 
+/// The report formats every front end offers (`--format`, Python's `render`).
+enum class DriftReportFormat : uint8_t { kText, kJson, kMarkdown, kJunit, kGithub };
+/// "text", "json", "markdown", "junit", "github" (case-insensitive); anything else is
+/// kInvalidArgument naming them.
+Result<DriftReportFormat> ParseDriftReportFormat(std::string_view name);
+/// The report in `format` (JSON without a trailing newline).
+std::string RenderDriftReport(const DriftReport& report, DriftReportFormat format);
+
 }  // namespace deltaguard

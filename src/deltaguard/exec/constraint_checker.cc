@@ -206,6 +206,19 @@ std::vector<std::pair<std::string, std::string>> ViolationDetails(
   return out;
 }
 
+Result<int64_t> CountPredicateViolations(
+    const BoundExpr& predicate, const std::vector<std::vector<std::string>>& columns,
+    const arrow::RecordBatch& batch, size_t max_samples,
+    std::vector<std::string>* samples) {
+  DELTA_ASSIGN_OR_RETURN(auto result, EvaluatePredicate(predicate, batch));
+  int64_t count = CountViolations(*result);
+  if (count > 0) {
+    DELTA_RETURN_IF_ERROR(
+        AddSamples(predicate, columns, batch, *result, max_samples, samples));
+  }
+  return count;
+}
+
 std::string DescribeViolation(std::string_view what, const ConstraintViolation& v) {
   std::string out = fmt::format("{} ({}) violated by {} row{}", what, v.expression,
                                 v.count, v.count == 1 ? "" : "s");

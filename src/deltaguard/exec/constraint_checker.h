@@ -131,6 +131,14 @@ class ConstraintChecker {
   std::string table_name_;
 };
 
+/// The rows of `batch` where `predicate` (bound BOOLEAN) is not TRUE: their count, and
+/// rendered samples (`{col: value}` over `columns`, the column paths it reads) appended
+/// to `samples` until it holds `max_samples`. What `contract test` counts per check.
+Result<int64_t> CountPredicateViolations(
+    const BoundExpr& predicate, const std::vector<std::vector<std::string>>& columns,
+    const arrow::RecordBatch& batch, size_t max_samples,
+    std::vector<std::string>* samples);
+
 /// Scans every live row of `snapshot` and counts the rows where `predicate_sql` is not
 /// TRUE (FALSE or NULL), keeping up to `max_samples` sample rows. `name` only labels
 /// the result. Errors: the predicate does not parse or bind to BOOLEAN against the

@@ -2,7 +2,8 @@
 // a file function, a subquery) against t's current schema, classified exactly as
 // `deltaguard drift` classifies an input (docs/drift.md): table evidence from the add
 // statistics of its latest files, value evidence from the first rows of the source
-// (table/table_drift.h bounds both), source nullability ignored as every write does.
+// (table/table_drift.h bounds both), source nullability ignored as every write does;
+// the report is table/drift_sources.h's BuildDriftReport, as the CLI's.
 
 #include <arrow/record_batch.h>
 #include <fmt/format.h>
@@ -13,32 +14,27 @@
 #include "deltaguard/drift/compat.h"
 #include "deltaguard/sql/query_internal.h"
 #include "deltaguard/sql/session_internal.h"
-#include "deltaguard/table/table_drift.h"
+#include "deltaguard/table/drift_sources.h"
 
 namespace deltaguard::internal {
 namespace {
 
-// The source's first batch (at most kDriftSampleRows rows are used) as evidence; a
-// source without rows gives none, and its types still compare.
-Result<std::vector<ColumnEvidence>> SourceEvidence(const QueryPlan& plan) {
+// The source as a drift side: its schema and its first batch (at most
+// kDriftSampleRows rows are used) as evidence; a source without rows gives none, and
+// its types still compare.
+Result<DriftSource> SourceSide(const QueryPlan& plan) {
   DELTA_ASSIGN_OR_RETURN(auto reader, plan.open());
   std::shared_ptr<arrow::RecordBatch> batch;
   DELTA_ARROW_RETURN_NOT_OK(reader->ReadNext(&batch), ErrorCode::kIOError,
                             "the first rows of " + plan.source_name);
-  if (!batch) return std::vector<ColumnEvidence>{};
-  return BatchDriftEvidence(*batch);
+  return BatchDriftSource(plan.schema, batch.get(), plan.source_name);
 }
 
+// MODE m: plain modes judge the source against the current schema; transitive ones
+// against every schema the table has had (BuildDriftReport), as `deltaguard drift`.
 Result<std::optional<CompatMode>> ModeOf(const DescribeDriftStmt& stmt) {
   if (stmt.mode.empty()) return std::optional<CompatMode>{};
   DELTA_ASSIGN_OR_RETURN(CompatMode mode, ParseCompatMode(stmt.mode));
-  if (IsTransitive(mode)) {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "DESCRIBE DRIFT judges one pair (the source against the current "
-                     "schema), so MODE {} is not available; use the plain mode, or "
-                     "`deltaguard drift --mode {}` to judge every earlier version",
-                     CompatModeName(mode), CompatModeName(mode));
-  }
   return std::optional<CompatMode>{mode};
 }
 
@@ -54,27 +50,20 @@ Result<StatementResult> ExecuteDescribeDrift(SessionState& state,
   auto plan =
       PlanSourceQuery(state, stmt.source, fmt::format("DESCRIBE DRIFT {}", shown));
   if (!plan) return plan.error();
-  auto after_evidence = SourceEvidence(*plan);
-  if (!after_evidence) {
-    return WithContext(after_evidence.error(),
-                       fmt::format("source of DESCRIBE DRIFT {}", shown));
+  auto after = SourceSide(*plan);
+  if (!after) {
+    return WithContext(after.error(), fmt::format("source of DESCRIBE DRIFT {}", shown));
   }
-
-  DELTA_ASSIGN_OR_RETURN(DriftSide before, DriftSideFromMetadata(snapshot->metadata()));
-  DriftSide after;
-  after.schema = plan->schema;
-  DriftEvidence evidence;
-  evidence.before = TableDriftEvidence(*snapshot);
-  evidence.after = std::move(*after_evidence);
-  // A source is data: its nullability says nothing (docs/drift.md "Data inputs").
-  evidence.ignore_new_nullability = true;
-  std::vector<DriftChange> changes = ClassifyDrift(before, after, evidence);
+  DELTA_ASSIGN_OR_RETURN(DriftSource before,
+                         TableDriftSource(state.options.fs, *snapshot, shown));
+  DriftReportOptions options;
+  options.mode = mode.value_or(CompatMode::kNone);
+  options.fail_on = FailBar::kAny;
+  DELTA_ASSIGN_OR_RETURN(DriftReport report, BuildDriftReport(before, *after, options));
+  const std::vector<DriftChange>& changes = report.changes;
 
   std::vector<bool> breaks(changes.size(), false);
-  if (mode) {
-    Verdict verdict = JudgeChanges(changes, *mode);
-    for (const auto& b : verdict.breaking) breaks[b.change] = true;
-  }
+  for (const auto& b : report.verdict.breaking) breaks[b.change] = true;
   std::vector<query_internal::DriftRow> rows;
   for (size_t i = 0; i < changes.size(); ++i) {
     rows.push_back({nullptr, &changes[i], breaks[i]});

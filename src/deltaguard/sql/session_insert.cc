@@ -236,6 +236,7 @@ Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stm
     options.replace_where = stmt.replace_where_text;
   }
   options.operation = "WRITE";
+  DELTA_ASSIGN_OR_RETURN(options.contract, SessionContract(state));
   std::vector<BatchSource> sources;
   sources.push_back(std::move(source));
   auto written_or = WriteTable(state.options.fs, table.path, std::move(sources), options,
@@ -251,6 +252,8 @@ Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stm
       StatementResult result,
       rows.Finish("INSERT", fmt::format("Inserted {} rows into {} (version {})",
                                         write.rows, shown, write.version)));
+  result.warnings = write.warnings;
+  for (const auto& w : write.warnings) result.message += "\nWARNING: " + w;
   result.write = write;
   return result;
 }

@@ -100,6 +100,10 @@ BatchSource QueryPlanSource(const QueryPlan& plan, std::string name,
 /// Lower-case a temp view / table name for lookups.
 std::string LowerName(std::string_view name);
 
+/// The contract `SET deltaguard.contract = 'file'` names (read through the session's
+/// file system), or null when none is set (session_util.cc).
+Result<std::shared_ptr<const Contract>> SessionContract(const SessionState& state);
+
 // The statement executors (session_*.cc).
 Result<StatementResult> ExecuteSelect(SessionState& state, const SelectStmt& stmt);
 Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stmt);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "deltaguard/arrow/status.h"
+#include "deltaguard/contract/parse.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/sql/session_internal.h"
 #include "deltaguard/table/table.h"
@@ -227,6 +228,16 @@ bool MatchesLikePattern(std::string_view pattern, std::string_view name) {
     if (match(Trim(alternative), name)) return true;
   }
   return false;
+}
+
+Result<std::shared_ptr<const Contract>> SessionContract(const SessionState& state) {
+  const std::string& file = state.options.settings.contract_file;
+  if (file.empty()) return std::shared_ptr<const Contract>();
+  auto contract = LoadContract(*state.options.fs, file);
+  if (!contract) {
+    return WithContext(contract.error(), "SET deltaguard.contract");
+  }
+  return std::make_shared<const Contract>(std::move(*contract));
 }
 
 }  // namespace deltaguard::internal

@@ -5,12 +5,14 @@
 #include <arrow/array/builder_primitive.h>
 #include <arrow/compute/api.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <utility>
 
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/arrow/status.h"
+#include "deltaguard/drift/write_error.h"
 #include "deltaguard/evolution/write_schema.h"
 #include "deltaguard/exec/batch_conformer.h"
 #include "deltaguard/io/parquet/table_scan.h"
@@ -18,7 +20,9 @@
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/schema/schema_json.h"
+#include "deltaguard/table/contract_write.h"
 #include "deltaguard/table/table.h"
+#include "deltaguard/table/table_drift.h"
 #include "deltaguard/table/write_routed_internal.h"
 #include "deltaguard/util/string_util.h"
 #include "deltaguard/write/commit_funnel.h"
@@ -168,7 +172,13 @@ Result<WritePlan> PlanExisting(const std::vector<SchemaRef>& inputs,
   bool changed = false;
   for (size_t i = 0; i < inputs.size(); ++i) {
     auto resolved_or = ResolveWriteSchema(schema, *inputs[i], so, path);
-    if (!resolved_or) return InInput(resolved_or.error(), names, i);
+    if (!resolved_or) {
+      // The refusal names the changes as `drift` classifies them (docs/drift.md).
+      Error error =
+          WithDriftChanges(resolved_or.error(), DriftSideFromMetadata(metadata, schema),
+                           *inputs[i], TableDriftEvidence(snapshot));
+      return InInput(std::move(error), names, i);
+    }
     auto& resolved = *resolved_or;
     if (resolved.changed) changed = true;
     schema = resolved.table_schema;
@@ -310,7 +320,25 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
   if (sources.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "write to '{}': no input given", path);
   }
-  const bool merge = options.merge_schema.value_or(session.auto_merge);
+  // A contract (given, or carried by the table) conforms every input first
+  // (table/contract_write.h); a bronze contract accepts every shape and evolves.
+  DELTA_ASSIGN_OR_RETURN(auto contract,
+                         ContractForWrite(snapshot.get(), options.contract));
+  std::shared_ptr<ContractWriteReport> contract_report;
+  bool merge = options.merge_schema.value_or(session.auto_merge);
+  if (contract) {
+    contract_report = std::make_shared<ContractWriteReport>();
+    if (contract->layer == MedallionLayer::kBronze) {
+      merge = options.merge_schema.value_or(true);
+    } else {
+      DELTA_ASSIGN_OR_RETURN(const ContractObject* object,
+                             contract->Object(options.contract_object));
+      for (auto& source : sources) {
+        DELTA_ASSIGN_OR_RETURN(source, ConformToContract(std::move(source), *contract,
+                                                         *object, contract_report));
+      }
+    }
+  }
   DELTA_ASSIGN_OR_RETURN(auto inputs, InputSchemas(sources));
   std::vector<std::string> names;
   for (const auto& source : sources) names.push_back(source.name);
@@ -429,6 +457,27 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
   if (result.files_removed > 0) {
     op.metrics.emplace_back("numRemovedFiles", result.files_removed);
     op.metrics.emplace_back("numRemovedBytes", removed_bytes);
+  }
+  if (contract) {
+    ContractWriteSummary summary{contract->id,
+                                 contract->version,
+                                 std::string(MedallionLayerName(contract->layer)),
+                                 contract_report->ignored_columns,
+                                 contract_report->renamed,
+                                 contract_report->cast_columns,
+                                 contract_report->cast_nulls};
+    op.parameters_json.emplace_back(
+        "contract", JsonQuote(fmt::format("{} {}", contract->id, contract->version)));
+    if (!summary.ignored_columns.empty()) {
+      std::string ignored;
+      AppendJsonStringArray(summary.ignored_columns, &ignored);
+      op.parameters_json.emplace_back("contractIgnoredColumns", JsonQuote(ignored));
+      result.warnings.push_back(fmt::format(
+          "contract {} {}: new upstream column{} ignored (not in the contract): {}",
+          contract->id, contract->version, summary.ignored_columns.size() == 1 ? "" : "s",
+          fmt::join(summary.ignored_columns, ", ")));
+    }
+    result.contract = std::move(summary);
   }
   if (routed.before_commit) DELTA_RETURN_IF_ERROR(routed.before_commit());
   DELTA_ASSIGN_OR_RETURN(CommitOutcome committed, funnel->Commit(std::move(op)));

@@ -4,6 +4,7 @@
 
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/evolution/write_schema.h"
+#include "deltaguard/table/contract_write.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/table/write_routed_internal.h"
@@ -40,6 +41,16 @@ Result<WriteResult> WriteFiles(FileSystemRef fs, const std::string& path,
   if (!input_options.type_hint && !options.overwrite_schema) {
     DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, root));
     if (snapshot) input_options.type_hint = snapshot->schema();
+    // Under a contract, text is read as the contract declares it (aliases included),
+    // so "007" stays a string; with castPolicy try, non-string columns are read as
+    // text and the contract's TRY_CAST decides (table/contract_write.h).
+    DELTA_ASSIGN_OR_RETURN(auto contract,
+                           ContractForWrite(snapshot.get(), options.contract));
+    if (contract && contract->layer != MedallionLayer::kBronze) {
+      DELTA_ASSIGN_OR_RETURN(const ContractObject* object,
+                             contract->Object(options.contract_object));
+      input_options.type_hint = ContractTypeHint(*contract, *object);
+    }
   }
   DELTA_ASSIGN_OR_RETURN(auto sources, table_internal::FileSources(files, input_options));
   return WriteTable(std::move(fs), path, std::move(sources), options, session);

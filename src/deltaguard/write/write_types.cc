@@ -106,11 +106,15 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
     merge_source_memory_limit = *bytes;
     return OkStatus();
   }
+  if (lower == "deltaguard.contract") {
+    contract_file = std::string(Trim(value));
+    return OkStatus();
+  }
   return MakeError(ErrorCode::kInvalidArgument,
                    "unknown setting '{}' (known: "
                    "spark.databricks.delta.schema.autoMerge.enabled, "
                    "deltaguard.merge.ignoreUnmatchedSourceColumns, "
-                   "deltaguard.merge.sourceMemoryLimit, "
+                   "deltaguard.merge.sourceMemoryLimit, deltaguard.contract, "
                    "spark.databricks.delta.retentionDurationCheck.enabled, "
                    "spark.databricks.delta.vacuum.logging.enabled)",
                    key);

@@ -13,8 +13,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "deltaguard/contract/contract.h"
 #include "deltaguard/io/parquet/data_file_writer.h"
 #include "deltaguard/protocol/metadata.h"
 #include "deltaguard/schema/data_type.h"
@@ -49,6 +51,9 @@ struct SessionSettings {
   /// "VACUUM START" / "VACUUM END" versions.
   bool vacuum_logging = true;
   std::string engine_info = "deltaguard/0.1.0";
+  /// `deltaguard.contract`: a contract file that INSERT and CTAS follow (as `write
+  /// --contract`; docs/contracts.md "Writes"); "" for none.
+  std::string contract_file;
   /// Asked by the commit funnel before each batch is staged and right before the
   /// commit; an error aborts the write: the staged files are removed and nothing is
   /// committed. Front ends use it to stop a write on request (Python's
@@ -96,6 +101,22 @@ struct WriteOptions {
   std::string operation = "WRITE";  ///< commitInfo.operation
   /// Write a checkpoint after the commit when delta.checkpointInterval says so.
   bool checkpoint = true;
+  /// The data contract the write follows (table/contract_write.h; docs/contracts.md
+  /// "Writes"); null: the one the table carries, if any. `contract_object` names its
+  /// schema object when it declares several.
+  std::shared_ptr<const Contract> contract;
+  std::string contract_object;
+};
+
+/// What a write under a contract did (docs/contracts.md "Writes").
+struct ContractWriteSummary {
+  std::string id;
+  std::string version;
+  std::string layer;
+  std::vector<std::string> ignored_columns;  ///< input columns the contract leaves out
+  std::vector<std::string> renamed;          ///< matched through an alias
+  std::vector<std::string> cast_columns;     ///< "amount: string -> decimal(10,2)"
+  std::vector<std::pair<std::string, int64_t>> cast_nulls;  ///< castPolicy try
 };
 
 struct WriteResult {
@@ -114,6 +135,10 @@ struct WriteResult {
   std::vector<std::string> missing_columns;  ///< table columns the input lacked (NULL)
   int commit_attempts = 0;
   std::optional<int64_t> checkpoint_version;
+  /// Set when the write followed a contract.
+  std::optional<ContractWriteSummary> contract;
+  /// What the user must see (new upstream columns a contract ignored, ...).
+  std::vector<std::string> warnings;
   std::optional<std::string> checkpoint_error;  ///< commit succeeded, checkpoint did not
 };
 

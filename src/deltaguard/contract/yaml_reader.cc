@@ -1,0 +1,144 @@
+// The only file that includes yaml-cpp (contract/yaml_reader.h): a yaml-cpp node graph
+// is copied into YamlNode with bounded depth and node count, and every exception the
+// library throws becomes an Error here.
+
+#include "deltaguard/contract/yaml_reader.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <exception>
+#include <string>
+
+#include "deltaguard/util/depth_guard.h"
+#include "deltaguard/util/string_util.h"
+
+namespace deltaguard {
+namespace {
+
+struct Converter {
+  std::string_view file;
+  RecursionBudget budget{kMaxYamlDepth};
+  size_t nodes = 0;
+  Status status = OkStatus();
+
+  bool Fail(const YAML::Mark& mark, std::string message) {
+    if (status) {
+      status = MakeError(ErrorCode::kInvalidArgument, "{}:{}:{}: {}", file, mark.line + 1,
+                         mark.column + 1, message);
+    }
+    return false;
+  }
+
+  bool Convert(const YAML::Node& in, YamlNode* out) {
+    DepthGuard guard(&budget);
+    const YAML::Mark mark = in.Mark();
+    if (guard.exceeded()) {
+      return Fail(mark, fmt::format("YAML nested deeper than {} levels", kMaxYamlDepth));
+    }
+    if (++nodes > kMaxYamlNodes) {
+      return Fail(mark, fmt::format("YAML document has more than {} nodes (after "
+                                    "expanding aliases)",
+                                    kMaxYamlNodes));
+    }
+    out->line = mark.line + 1;
+    out->column = mark.column + 1;
+    switch (in.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null:
+        out->kind = YamlNode::Kind::kNull;
+        return true;
+      case YAML::NodeType::Scalar:
+        out->kind = YamlNode::Kind::kScalar;
+        out->scalar = in.Scalar();
+        // yaml-cpp tags a non-plain (quoted or block) scalar "!".
+        out->quoted = in.Tag() == "!";
+        return true;
+      case YAML::NodeType::Sequence:
+        out->kind = YamlNode::Kind::kSequence;
+        for (const auto& item : in) {
+          out->items.emplace_back();
+          if (!Convert(item, &out->items.back())) return false;
+        }
+        return true;
+      case YAML::NodeType::Map:
+        out->kind = YamlNode::Kind::kMap;
+        for (const auto& kv : in) {
+          if (!kv.first.IsScalar()) {
+            return Fail(kv.first.Mark(), "a mapping key must be a plain name");
+          }
+          std::string key = kv.first.Scalar();
+          for (const auto& [existing, unused] : out->entries) {
+            if (existing == key) {
+              return Fail(kv.first.Mark(),
+                          fmt::format("key '{}' appears twice", EscapeForMessage(key)));
+            }
+          }
+          out->entries.emplace_back(std::move(key), YamlNode{});
+          out->key_lines.push_back(kv.first.Mark().line + 1);
+          if (!Convert(kv.second, &out->entries.back().second)) return false;
+        }
+        return true;
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+const YamlNode* YamlNode::Find(std::string_view key) const {
+  for (const auto& [k, v] : entries) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+std::string_view YamlNode::KindName() const {
+  switch (kind) {
+    case Kind::kNull:
+      return "null";
+    case Kind::kScalar:
+      return "scalar";
+    case Kind::kSequence:
+      return "sequence";
+    case Kind::kMap:
+      return "mapping";
+  }
+  return "null";
+}
+
+Result<YamlNode> ParseYaml(std::string_view text, std::string_view file) {
+  if (text.size() > kMaxYamlBytes) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "{}: YAML document of {} bytes is larger than the limit of {} bytes",
+                     file, text.size(), kMaxYamlBytes);
+  }
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    return MakeError(ErrorCode::kParseError, "{}:{}:{}: malformed YAML: {}", file,
+                     e.mark.line + 1, e.mark.column + 1, EscapeForMessage(e.msg));
+  } catch (const std::exception& e) {
+    return MakeError(ErrorCode::kParseError, "{}: malformed YAML: {}", file,
+                     EscapeForMessage(e.what()));
+  }
+  if (docs.size() > 1) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "{}: {} YAML documents in one file; a contract is one document",
+                     file, docs.size());
+  }
+  YamlNode root;
+  if (docs.empty()) return root;  // an empty file: a null document
+  Converter converter{file};
+  try {
+    converter.Convert(docs[0], &root);
+  } catch (const std::exception& e) {
+    return MakeError(ErrorCode::kParseError, "{}: malformed YAML: {}", file,
+                     EscapeForMessage(e.what()));
+  }
+  if (!converter.status) return converter.status.error();
+  return root;
+}
+
+}  // namespace deltaguard
