@@ -27,7 +27,10 @@ Result<DriftSource> SourceSide(const QueryPlan& plan) {
   std::shared_ptr<arrow::RecordBatch> batch;
   DELTA_ARROW_RETURN_NOT_OK(reader->ReadNext(&batch), ErrorCode::kIOError,
                             "the first rows of " + plan.source_name);
-  return BatchDriftSource(plan.schema, batch.get(), plan.source_name);
+  // As INSERT names it: a subquery without FROM has no table to name.
+  std::string label =
+      plan.source_name == "no table" ? "a query without FROM" : plan.source_name;
+  return BatchDriftSource(plan.schema, batch.get(), std::move(label));
 }
 
 // MODE m: plain modes judge the source against the current schema; transitive ones

@@ -127,9 +127,9 @@ TEST(ContractWriteTest, TryPolicyCountsNullsAgainstTheThreshold) {
 TEST(ContractWriteTest, ApplyRecordsTheContractAndLaterWritesFollowIt) {
   TempDir dir;
   const std::string root = dir.Join("t");
-  testing::MakeTable(root,
-                     "id BIGINT, customer_id STRING, amount DECIMAL(10,2), code STRING",
-                     {R"([{"id": 1, "customer_id": "c", "amount": "1.00", "code": "a"}])"});
+  testing::MakeTable(
+      root, "id BIGINT, customer_id STRING, amount DECIMAL(10,2), code STRING",
+      {R"([{"id": 1, "customer_id": "c", "amount": "1.00", "code": "a"}])"});
   std::string v1 =
       ContractText("1.0.0", "  - {property: medallionLayer, value: silver}\n");
   auto c1 = Load(v1);
