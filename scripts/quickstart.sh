@@ -3,7 +3,8 @@
 # (apt, pip; only what is missing), build, then run the main job on the embedded default:
 # describe and scan the bundled sample table examples/orders, land two CSV drops
 # (examples/incoming) into a local table under build/quickstart, the second with a new
-# column, and read it from Python (examples/quickstart.py). Command 2 is scripts/test.sh
+# column (seen coming with `drift`), write them to silver under a data contract
+# (examples/contracts), and read bronze from Python (examples/quickstart.py). Command 2 is scripts/test.sh
 # (the whole test suite; it installs the test-only dependencies).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -26,6 +27,10 @@ step create "${BRONZE}" --schema \
   'order_id BIGINT NOT NULL, customer STRING, amount DECIMAL(10,2), country STRING, ordered_at TIMESTAMP' \
   --partition-by country
 step write "${BRONZE}" examples/incoming/orders_2024-04-01.csv
+# See the change coming: the second drop against the table, change by change.
+printf '\n$ deltaguard drift %s examples/incoming/orders_2024-04-02_coupon.csv\n' "${BRONZE}"
+"${BIN}" drift "${BRONZE}" examples/incoming/orders_2024-04-02_coupon.csv --fail-on any ||
+  printf '(exit code %s: the drop changes the schema)\n' "$?"
 printf '\n$ deltaguard write %s examples/incoming/orders_2024-04-02_coupon.csv\n' "${BRONZE}"
 if "${BIN}" write "${BRONZE}" examples/incoming/orders_2024-04-02_coupon.csv; then
   echo "unexpected: a new column was accepted without --merge-schema" >&2
@@ -35,6 +40,17 @@ printf '(refused as intended: nothing was committed)\n'
 step write "${BRONZE}" examples/incoming/orders_2024-04-02_coupon.csv --merge-schema
 step scan "${BRONZE}"
 step history "${BRONZE}"
+
+# Silver is a promise: the contract is a file; the write conforms the drops to it (the
+# coupon is ignored with a warning), and the table is tested and made to carry it.
+SILVER="${WAREHOUSE}/silver_orders"
+CONTRACT=examples/contracts/silver_orders.odcs.yaml
+rm -rf "${SILVER}"
+step contract lint "${CONTRACT}"
+step write "${SILVER}" examples/incoming/orders_2024-04-01.csv \
+  examples/incoming/orders_2024-04-02_coupon.csv --contract "${CONTRACT}"
+step contract test "${SILVER}" --contract "${CONTRACT}"
+step contract apply "${SILVER}" "${CONTRACT}"
 
 printf '\n$ .venv/bin/python examples/quickstart.py %s\n' "${BRONZE}"
 .venv/bin/python examples/quickstart.py "${BRONZE}"

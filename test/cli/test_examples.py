@@ -56,3 +56,24 @@ def test_quickstart_incoming_drops(tmp_path):
     assert sorted(rows) == [1001, 1002, 1003, 1004, 1005]
     assert rows[1004]["coupon"] == "SPRING10" and rows[1001]["coupon"] is None
     assert rows[1003]["customer"] == "chloé" and rows[1003]["amount"] == "120.50"
+
+
+def test_quickstart_silver_contract(tmp_path):
+    """The quick start's silver step: both drops written under the bundled contract (the
+    coupon ignored with a warning), the table tested against it and made to carry it."""
+    incoming = os.path.join(REPO_ROOT, "examples", "incoming")
+    contract = os.path.join(REPO_ROOT, "examples", "contracts", "silver_orders.odcs.yaml")
+    assert run_cli("contract", "lint", contract).returncode == 0
+    silver = str(tmp_path / "silver_orders")
+    res = run_cli("write", silver, os.path.join(incoming, "orders_2024-04-01.csv"),
+                  os.path.join(incoming, "orders_2024-04-02_coupon.csv"),
+                  "--contract", contract)
+    assert res.returncode == 0, res.describe()
+    assert "new upstream column ignored (not in the contract): coupon" in res.stderr
+    res = run_cli("contract", "test", silver, "--contract", contract, "--format", "json")
+    assert res.returncode == 0 and res.json()["outcome"] == "passed", res.describe()
+    res = run_cli("contract", "apply", silver, contract)
+    assert res.returncode == 0, res.describe()
+    assert "added constraint contract_known_countries" in res.stdout
+    rows = run_cli("scan", silver, "--format", "jsonl").jsonl()
+    assert len(rows) == 5 and all("coupon" not in r for r in rows)
