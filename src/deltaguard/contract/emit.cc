@@ -91,12 +91,20 @@ class Emitter {
     for (const auto& r : rules) Rule(indent + 2, r, owner);
   }
 
-  void Property(int indent, const ContractProperty& p, const std::string& parent) {
+  // A property as a list item ("- id: ..."), or as a mapping of its own (`as_item`
+  // false: an array's `items`).
+  void Property(int indent, const ContractProperty& p, const std::string& parent,
+                bool as_item = true) {
     std::string path = parent.empty() ? p.name : parent + "." + p.name;
-    Line(indent, "- " + (p.id.empty() ? "name: " + YamlScalar(p.name)
-                                      : "id: " + YamlScalar(p.id)));
-    int in = indent + 2;
-    if (!p.id.empty()) Field(in, "name", p.name);
+    int in = as_item ? indent + 2 : indent;
+    if (as_item) {
+      Line(indent, "- " + (p.id.empty() ? "name: " + YamlScalar(p.name)
+                                        : "id: " + YamlScalar(p.id)));
+      if (!p.id.empty()) Field(in, "name", p.name);
+    } else {
+      Field(in, "id", p.id);
+      Field(in, "name", p.name);
+    }
     Field(in, "physicalName", p.physical_name);
     Field(in, "logicalType", p.logical_type);
     Field(in, "physicalType", p.physical_type);
@@ -148,7 +156,7 @@ class Emitter {
     }
     for (const auto& item : p.items) {
       Line(in, "items:");
-      Property(in + 2, item, path + ".element");
+      Property(in + 2, item, path + ".element", /*as_item=*/false);
     }
     Rules(in, p.quality, path);
   }
