@@ -68,15 +68,15 @@ struct Converter {
             return Fail(kv.first.Mark(), "a mapping key must be a plain name");
           }
           std::string key = kv.first.Scalar();
-          for (const auto& [existing, unused] : out->entries) {
-            if (existing == key) {
+          for (const auto& existing : out->entries) {
+            if (existing.key == key) {
               return Fail(kv.first.Mark(),
                           fmt::format("key '{}' appears twice", EscapeForMessage(key)));
             }
           }
-          out->entries.emplace_back(std::move(key), YamlNode{});
+          out->entries.push_back(YamlEntry{std::move(key), YamlNode{}});
           out->key_lines.push_back(kv.first.Mark().line + 1);
-          if (!Convert(kv.second, &out->entries.back().second)) return false;
+          if (!Convert(kv.second, &out->entries.back().value)) return false;
         }
         return true;
     }
@@ -87,8 +87,8 @@ struct Converter {
 }  // namespace
 
 const YamlNode* YamlNode::Find(std::string_view key) const {
-  for (const auto& [k, v] : entries) {
-    if (k == key) return &v;
+  for (const auto& entry : entries) {
+    if (entry.key == key) return &entry.value;
   }
   return nullptr;
 }

@@ -24,6 +24,8 @@ inline constexpr int kMaxYamlDepth = 160;
 inline constexpr size_t kMaxYamlNodes = 1'000'000;
 inline constexpr size_t kMaxYamlBytes = size_t{64} << 20;
 
+struct YamlEntry;
+
 struct YamlNode {
   enum class Kind : uint8_t { kNull, kScalar, kSequence, kMap };
   Kind kind = Kind::kNull;
@@ -32,7 +34,7 @@ struct YamlNode {
   std::string scalar;
   bool quoted = false;
   std::vector<YamlNode> items;                            ///< sequences
-  std::vector<std::pair<std::string, YamlNode>> entries;  ///< mappings, in file order
+  std::vector<YamlEntry> entries;  ///< mappings, in file order
   std::vector<int> key_lines;  ///< mappings: the 1-based line of each key
   int line = 0;                ///< 1-based
   int column = 0;              ///< 1-based
@@ -45,6 +47,12 @@ struct YamlNode {
   const YamlNode* Find(std::string_view key) const;
   /// "mapping", "sequence", "scalar" or "null", for messages.
   std::string_view KindName() const;
+};
+
+/// One key of a mapping and its value.
+struct YamlEntry {
+  std::string key;
+  YamlNode value;
 };
 
 /// Parse one YAML document. kParseError naming `file`, the line and column and the
