@@ -33,11 +33,11 @@ struct YamlNode {
   /// it is always a string, never a number or boolean).
   std::string scalar;
   bool quoted = false;
-  std::vector<YamlNode> items;                            ///< sequences
+  std::vector<YamlNode> items;     ///< sequences
   std::vector<YamlEntry> entries;  ///< mappings, in file order
-  std::vector<int> key_lines;  ///< mappings: the 1-based line of each key
-  int line = 0;                ///< 1-based
-  int column = 0;              ///< 1-based
+  std::vector<int> key_lines;      ///< mappings: the 1-based line of each key
+  int line = 0;                    ///< 1-based
+  int column = 0;                  ///< 1-based
 
   bool is_map() const { return kind == Kind::kMap; }
   bool is_sequence() const { return kind == Kind::kSequence; }

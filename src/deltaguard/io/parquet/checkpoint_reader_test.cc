@@ -5,7 +5,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-
 #include "testing/matchers.h"
 #include "testing/test_util.h"
 
