@@ -243,6 +243,16 @@ TEST(ContractParseTest, MalformedYamlAndHostileInputFailCleanly) {
   auto bomb = ParseYaml(laughs, "bomb.yaml");
   ASSERT_FALSE(bomb);
   EXPECT_THAT(bomb.error().message, HasSubstr("more than 1000000 nodes"));
+  // not text: invalid UTF-8 and control characters, with line and column
+  auto binary = ParseContract("id: x\nname: \xff\xfe\n", "bin.yaml");
+  ASSERT_FALSE(binary);
+  EXPECT_EQ(binary.error().code, ErrorCode::kParseError);
+  EXPECT_THAT(binary.error().message,
+              HasSubstr("bin.yaml:2:7: a byte that is not UTF-8 (0xff)"));
+  auto control = ParseContract("id: x\x01\n", "c.yaml");
+  ASSERT_FALSE(control);
+  EXPECT_THAT(control.error().message,
+              HasSubstr("c.yaml:1:6: a control character (0x01)"));
   // not a mapping, an empty file
   ContractParse list = Parse("- 1\n- 2\n");
   ASSERT_TRUE(list.HasErrors());

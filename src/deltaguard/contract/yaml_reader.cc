@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <exception>
 #include <string>
 
@@ -112,6 +113,29 @@ Result<YamlNode> ParseYaml(std::string_view text, std::string_view file) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "{}: YAML document of {} bytes is larger than the limit of {} bytes",
                      file, text.size(), kMaxYamlBytes);
+  }
+  // YAML is Unicode text: invalid UTF-8 and control characters other than tab, line
+  // feed and carriage return are refused here, before the YAML library sees them (it
+  // can spend unbounded time on such bytes).
+  size_t bad = 0;
+  std::string_view what;
+  if (!IsValidUtf8(text, &bad)) {
+    what = "a byte that is not UTF-8";
+  } else {
+    for (bad = 0; bad < text.size(); ++bad) {
+      unsigned char c = static_cast<unsigned char>(text[bad]);
+      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) break;
+    }
+    if (bad < text.size()) what = "a control character";
+  }
+  if (!what.empty()) {
+    size_t line =
+        1 + static_cast<size_t>(std::count(text.begin(), text.begin() + bad, '\n'));
+    size_t start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
+    size_t column = start == std::string_view::npos || bad == 0 ? bad + 1 : bad - start;
+    return MakeError(ErrorCode::kParseError,
+                     "{}:{}:{}: {} (0x{:02x}); YAML files are UTF-8 text", file, line,
+                     column, what, static_cast<unsigned char>(text[bad]));
   }
   std::vector<YAML::Node> docs;
   try {

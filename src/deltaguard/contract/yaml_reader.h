@@ -56,8 +56,10 @@ struct YamlEntry {
 };
 
 /// Parse one YAML document. kParseError naming `file`, the line and column and the
-/// YAML library's reason for malformed YAML; kInvalidArgument for the bounds above, a
-/// mapping key that is not a scalar, a repeated key, or more than one document.
+/// YAML library's reason for malformed YAML, or the offending byte for text that is
+/// not UTF-8 or holds a control character other than tab, LF and CR; kInvalidArgument for
+/// the bounds above, a mapping key that is not a scalar, a repeated key, or more than one
+/// document.
 Result<YamlNode> ParseYaml(std::string_view text, std::string_view file);
 
 }  // namespace deltaguard
