@@ -228,7 +228,13 @@ TEST(ContractParseTest, MalformedYamlAndHostileInputFailCleanly) {
   EXPECT_THAT(twice.error().message, HasSubstr("x.yaml:2:1: key 'a' appears twice"));
   auto docs = ParseContract("a: 1\n---\nb: 2\n", "x.yaml");
   ASSERT_FALSE(docs);
-  EXPECT_THAT(docs.error().message, HasSubstr("2 YAML documents"));
+  EXPECT_THAT(docs.error().message, HasSubstr("more than one YAML document"));
+  // a leading document marker is one document
+  EXPECT_TRUE(ParseContract("# c\n---\napiVersion: v3.1.0\n", "x.yaml"));
+  // a stray ',' (yaml-cpp's LoadAll never returns on it) is a parse, not a hang
+  auto comma = ParseContract(",rip\n", "x.yaml");
+  ASSERT_TRUE(comma);
+  EXPECT_TRUE(comma->HasErrors());
   // nesting and alias expansion are bounded
   std::string deep(500, '[');
   auto nested = ParseYaml(deep + std::string(500, ']'), "deep.yaml");

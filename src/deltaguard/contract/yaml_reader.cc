@@ -137,9 +137,27 @@ Result<YamlNode> ParseYaml(std::string_view text, std::string_view file) {
                      "{}:{}:{}: {} (0x{:02x}); YAML files are UTF-8 text", file, line,
                      column, what, static_cast<unsigned char>(text[bad]));
   }
-  std::vector<YAML::Node> docs;
+  // One document: a second one (a `---` line after content) is refused by a look at
+  // the text, because yaml-cpp's LoadAll loops forever on some malformed input (a stray
+  // ',' at the top level), while Load parses the first document and stops.
+  bool content = false;
+  for (auto line : Split(text, '\n')) {
+    std::string_view trimmed = Trim(line);
+    bool marker = line.starts_with("---") &&
+                  (line.size() == 3 || line[3] == ' ' || line[3] == '\r');
+    if (marker && content) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "{}: more than one YAML document in the file; a contract is one "
+                       "document",
+                       file);
+    }
+    if (!marker && !trimmed.empty() && trimmed.front() != '#' && trimmed.front() != '%') {
+      content = true;
+    }
+  }
+  YAML::Node doc;
   try {
-    docs = YAML::LoadAll(std::string(text));
+    doc = YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
     return MakeError(ErrorCode::kParseError, "{}:{}:{}: malformed YAML: {}", file,
                      e.mark.line + 1, e.mark.column + 1, EscapeForMessage(e.msg));
@@ -147,16 +165,11 @@ Result<YamlNode> ParseYaml(std::string_view text, std::string_view file) {
     return MakeError(ErrorCode::kParseError, "{}: malformed YAML: {}", file,
                      EscapeForMessage(e.what()));
   }
-  if (docs.size() > 1) {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "{}: {} YAML documents in one file; a contract is one document",
-                     file, docs.size());
-  }
   YamlNode root;
-  if (docs.empty()) return root;  // an empty file: a null document
+  if (!doc.IsDefined()) return root;  // an empty file: a null document
   Converter converter{file};
   try {
-    converter.Convert(docs[0], &root);
+    converter.Convert(doc, &root);
   } catch (const std::exception& e) {
     return MakeError(ErrorCode::kParseError, "{}: malformed YAML: {}", file,
                      EscapeForMessage(e.what()));
