@@ -13,6 +13,7 @@ see docs/behaviour.md.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import _native
@@ -37,6 +38,7 @@ class MergeBuilder:
         self._target_alias = target_alias
         self._clauses: list[tuple[str, str, list[tuple[str, str]], list[str]]] = []
         self._schema_evolution: bool | None = None
+        self._contract: tuple[str, str, str] | None = None  # (yaml, file, object)
         self._executed = False
 
     def _add(self, kind: str, condition: str | None, sets: list[tuple[str, str]] | None = None,
@@ -78,6 +80,18 @@ class MergeBuilder:
         self._schema_evolution = enabled
         return self
 
+    def with_contract(self, contract: Any, contract_object: str | None = None
+                      ) -> "MergeBuilder":
+        """Conform the source to ``contract`` (a :class:`Contract` or a file's path)
+        before the MERGE: declared columns cast to the declared types, undeclared ones
+        left out of ``*`` clauses and reported in ``warnings`` (docs/contracts.md)."""
+        from ._contract import Contract
+
+        if not isinstance(contract, Contract):
+            contract = Contract.load(contract)
+        self._contract = (contract.yaml, contract.file, contract_object or "")
+        return self
+
     def execute(self) -> dict:
         """Run the MERGE (one commit). Returns Spark's MERGE metrics and ``version``."""
         if self._executed:
@@ -87,6 +101,8 @@ class MergeBuilder:
         self._executed = True
         metrics = _native.merge(self._table.path, self._source, self._predicate,
                                 self._target_alias, self._source_alias, self._clauses,
-                                self._schema_evolution, self._table._conf)
+                                self._schema_evolution, self._table._conf, self._contract)
         self._table.refresh()
+        for message in metrics.get("warnings", []):
+            warnings.warn(message, UserWarning, stacklevel=2)
         return metrics

@@ -211,12 +211,22 @@ class Table:
         predicate: str,
         source_alias: str = "source",
         target_alias: str = "target",
+        *,
+        contract: Any = None,
+        contract_object: str | None = None,
     ) -> "MergeBuilder":
         """Start a MERGE of ``source`` (any Arrow producer) into this table, as
-        delta-spark's ``DeltaTable.merge``; finish with ``.execute()``."""
+        delta-spark's ``DeltaTable.merge``; finish with ``.execute()``.
+
+        ``contract`` (a :class:`Contract` or a contract file's path) conforms the source
+        to it first, as ``write_table(contract=)`` does (docs/contracts.md "MERGE"); a
+        table that carries a contract follows it without being told."""
         from ._merge import MergeBuilder
 
-        return MergeBuilder(self, source, predicate, source_alias, target_alias)
+        builder = MergeBuilder(self, source, predicate, source_alias, target_alias)
+        if contract is not None:
+            builder.with_contract(contract, contract_object)
+        return builder
 
     def update(
         self,

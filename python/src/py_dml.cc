@@ -16,8 +16,10 @@
 #include <utility>
 #include <vector>
 
+#include "deltaguard/contract/parse.h"
 #include "deltaguard/dml/merge.h"
 #include "deltaguard/dml/update_delete.h"
+#include "deltaguard/write/contract_write.h"
 #include "py_arrow.h"
 #include "py_common.h"
 #include "py_convert.h"
@@ -30,6 +32,8 @@ namespace {
 using Sets = std::vector<std::pair<std::string, std::string>>;
 /// (kind, condition, set/values, except columns)
 using Clause = std::tuple<std::string, std::string, Sets, std::vector<std::string>>;
+/// (contract text, its file name for messages, schema object)
+using ContractArg = std::tuple<std::string, std::string, std::string>;
 
 void AddClause(MergeBuilder& b, const Clause& clause) {
   const auto& [kind, condition, sets, except] = clause;
@@ -79,6 +83,10 @@ nb::dict MergeResultDict(const MergeResult& r) {
   d["widened_columns"] = r.widened_columns;
   d["warnings"] = r.warnings;
   d["commit_attempts"] = r.commit_attempts;
+  // The contract summary as write_table's result carries it.
+  d["contract"] = r.contract ? nb::module_::import_("json").attr("loads")(
+                                   ContractWriteSummaryJson(*r.contract))
+                             : nb::none();
   return d;
 }
 
@@ -100,7 +108,8 @@ nb::dict DmlResultDict(const DmlResult& r) {
 nb::dict Merge(const std::string& path, nb::handle source, const std::string& on,
                const std::string& target_alias, const std::string& source_alias,
                const std::vector<Clause>& clauses, std::optional<bool> schema_evolution,
-               const std::map<std::string, std::string>& conf) {
+               const std::map<std::string, std::string>& conf,
+               const std::optional<ContractArg>& contract) {
   SessionSettings session = SettingsFromConf(conf);
   InterruptGuard interrupt;
   interrupt.Install(&session);
@@ -111,6 +120,11 @@ nb::dict Merge(const std::string& path, nb::handle source, const std::string& on
   builder.EvolutionOptionHint("with_schema_evolution()");
   for (const auto& c : clauses) AddClause(builder, c);
   if (schema_evolution) builder.WithSchemaEvolution(*schema_evolution);
+  if (contract) {
+    const auto& [yaml, file, object] = *contract;
+    builder.WithContract(
+        std::make_shared<const Contract>(Unwrap(LoadContractText(yaml, file))), object);
+  }
   auto r = WithoutGil([&] { return builder.Execute(session); });
   interrupt.RaiseIfInterrupted();
   return MergeResultDict(UnwrapWrite(std::move(r), path, source_schema));
@@ -144,7 +158,8 @@ void BindDml(nb::module_& m) {
   m.def("merge", &Merge, nb::arg("path"), nb::arg("source"), nb::arg("on"),
         nb::arg("target_alias"), nb::arg("source_alias"), nb::arg("clauses"),
         nb::arg("schema_evolution") = nb::none(),
-        nb::arg("conf") = std::map<std::string, std::string>{});
+        nb::arg("conf") = std::map<std::string, std::string>{},
+        nb::arg("contract") = nb::none());
   m.def("update", &Update, nb::arg("path"), nb::arg("set"), nb::arg("where"),
         nb::arg("conf") = std::map<std::string, std::string>{});
   m.def("delete", &Delete, nb::arg("path"), nb::arg("where"),

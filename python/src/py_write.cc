@@ -15,9 +15,9 @@
 
 #include "deltaguard/contract/parse.h"
 #include "deltaguard/schema/schema_json.h"
-#include "deltaguard/table/contract_write.h"
 #include "deltaguard/table/quarantine.h"
 #include "deltaguard/table/write.h"
+#include "deltaguard/write/contract_write.h"
 #include "py_arrow.h"
 #include "py_common.h"
 #include "py_convert.h"

@@ -5,6 +5,7 @@ contracts raise InvalidInputError naming file and line."""
 import json
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 import deltaguard as dg
@@ -126,3 +127,69 @@ def test_init_round_trip(setup):
     assert c.test(dg.Table(path)).passed
     with pytest.raises(dg.InvalidInputError, match="medallion layer"):
         dg.Contract.init(dg.Table(path), layer="platinum")
+
+
+def test_write_table_under_a_contract_matches_the_cli(tmp_path):
+    f = tmp_path / "orders.odcs.yaml"
+    f.write_text(CONTRACT)
+    data = pa.table({"STATUS": ["new", "done"], "order_id": pa.array([1, 2], pa.int32()),
+                     "coupon": ["a", "b"]})
+    with pytest.warns(UserWarning, match="new upstream column ignored .*: coupon"):
+        result = dg.write_table(str(tmp_path / "py"), data, contract=str(f))
+    assert result["contract"]["ignored_columns"] == ["coupon"]
+    assert result["contract"]["cast_columns"] == ["order_id: integer -> long"]
+    pq.write_table(data, str(tmp_path / "in.parquet"))
+    res = run_cli("write", str(tmp_path / "cli"), str(tmp_path / "in.parquet"),
+                  "--contract", str(f), "--output", "json")
+    assert res.returncode == EXIT_OK, res.describe()
+    assert json.loads(res.stdout)["contract"] == result["contract"]
+    assert dg.Table(str(tmp_path / "py")).to_arrow() == \
+        dg.Table(str(tmp_path / "cli")).to_arrow()
+    # a row breaking a rule: ConstraintViolationError naming the rule, nothing written
+    bad = pa.table({"order_id": pa.array([3], pa.int64()), "status": ["lost"]})
+    with pytest.raises(dg.ConstraintViolationError) as err:
+        dg.write_table(str(tmp_path / "py"), bad, contract=dg.Contract.load(str(f)))
+    assert err.value.constraint == "st_values (orders 1.0.0)"
+    assert err.value.sample_rows == ['{status: "lost"}']
+    assert dg.Table(str(tmp_path / "py")).version == 0
+    # quarantined instead, named by the rule
+    with pytest.warns(UserWarning, match="ignored .*: x"):
+        dg.write_table(str(tmp_path / "py"), bad.append_column("x", pa.array([1])),
+                       contract=str(f), on_violation=dg.Quarantine(str(tmp_path / "q")))
+    q = dg.Table(str(tmp_path / "q")).to_arrow().to_pylist()
+    assert [r["_violated_constraint"] for r in q] == ["contract rule st_values (orders 1.0.0)"]
+
+
+def test_merge_under_a_contract(tmp_path):
+    f = tmp_path / "orders.odcs.yaml"
+    f.write_text(CONTRACT)
+    path = str(tmp_path / "orders")
+    dg.write_table(path, pa.table({"order_id": pa.array([1, 2], pa.int64()),
+                                   "status": ["new", "new"]}), contract=str(f))
+    source = pa.table({"order_id": pa.array([1, 2, 3], pa.int32()),
+                       "STATUS": ["done", "done", "new"], "op": ["U", "D", "I"]})
+    t = dg.Table(path)
+    # without the contract the new column `op` is refused by `*`
+    with pytest.raises(dg.SchemaMismatchError):
+        (t.merge(source, "t.order_id = s.order_id", source_alias="s", target_alias="t")
+         .when_matched_update_all().execute())
+    with pytest.warns(UserWarning, match="ignored .*: op"):
+        metrics = (t.merge(source, "t.order_id = s.order_id", source_alias="s",
+                           target_alias="t", contract=str(f))
+                   .when_matched_delete("s.op = 'D'")
+                   .when_matched_update_all()
+                   .when_not_matched_insert_all()
+                   .execute())
+    assert metrics["contract"]["ignored_columns"] == ["op"]
+    assert (metrics["num_target_rows_updated"], metrics["num_target_rows_deleted"],
+            metrics["num_target_rows_inserted"]) == (1, 1, 1)
+    assert sorted(t.to_arrow().to_pylist(), key=lambda r: r["order_id"]) == [
+        {"order_id": 1, "status": "done"}, {"order_id": 3, "status": "new"}]
+    # a source row breaking a rule refuses the MERGE; the table stays as it was
+    version = t.version
+    with pytest.raises(dg.ConstraintViolationError, match="st_values"):
+        (t.merge(pa.table({"order_id": pa.array([9], pa.int64()), "status": ["lost"]}),
+                 "t.order_id = s.order_id", source_alias="s", target_alias="t")
+         .with_contract(dg.Contract.load(str(f)))
+         .when_not_matched_insert_all().execute())
+    assert t.version == version

@@ -366,12 +366,16 @@ def test_apply_then_writes_follow_the_table_contract(tmp_path, contract_file):
     res = run_cli("write", table, str(extra))
     assert res.returncode == EXIT_OK, res.describe()
     assert "new upstream column ignored (not in the contract): coupon" in res.stderr
-    # the table's own CHECK constraint now refuses a bad status, whoever writes
+    # a bad status is refused by the carried contract's rule (checked before the
+    # table's CHECK constraint contract_status_values, which other engines enforce:
+    # test_interop_spark_contract.py)
     bad = tmp_path / "bad.parquet"
     pq.write_table(orders_v1().set_column(3, "status", pa.array(["x", "pending", "pending"])),
                    str(bad))
     res = run_cli("write", table, str(bad))
-    assert res.returncode == EXIT_REFUSED and "contract_status_values" in res.stderr
+    assert res.returncode == EXIT_REFUSED, res.describe()
+    assert "contract rule status_values (silver-orders 1.0.0)" in res.stderr
+    assert "violated by 1 row, e.g. {status: \"x\"}" in res.stderr
     # a breaking new version of the contract is refused for writes until applied
     v2 = tmp_path / "v2.odcs.yaml"
     v2.write_text(SILVER_V1.replace("[pending, shipped]", "[pending]")
@@ -396,3 +400,97 @@ def test_apply_refuses_when_rows_violate(tmp_path, contract_file):
     res = run_cli("contract", "apply", missing, contract_file)
     assert res.returncode == EXIT_REFUSED
     assert "column 'cust_id' is not in the table" in res.stderr
+
+
+def test_row_rules_refuse_a_write_or_route_rows_to_quarantine(tmp_path, contract_file):
+    table = str(tmp_path / "silver")
+    good = tmp_path / "good.csv"
+    good.write_text("order_id,cust_id,amount,status\n1,c1,10.00,pending\n")
+    assert run_cli("write", table, str(good), "--contract", contract_file).returncode == EXIT_OK
+    drop = tmp_path / "drop.csv"
+    drop.write_text("order_id,cust_id,amount,status\n"
+                    "10,c1,1.00,pending\n11,,2.00,pending\n"
+                    "12,c3,-5.00,shipped\n13,c4,4.00,lost\n")
+    # without quarantine the first broken rule refuses the write; nothing is written
+    res = run_cli("write", table, str(drop), "--contract", contract_file)
+    assert res.returncode == EXIT_REFUSED, res.describe()
+    assert "required column 'cust_id' holds 1 NULL value" in res.stderr
+    no_null = tmp_path / "no_null.csv"
+    no_null.write_text("order_id,cust_id,amount,status\n12,c3,-5.00,shipped\n")
+    res = run_cli("write", table, str(no_null), "--contract", contract_file)
+    assert res.returncode == EXIT_REFUSED, res.describe()
+    assert ("contract rule amount.minimum (silver-orders 1.0.0) "
+            "(amount IS NULL OR amount >= 0) violated by 1 row, e.g. {amount: -5.00}"
+            in res.stderr)
+    assert run_cli("describe", table, "--format", "json").json()["version"] == 0
+
+    # with quarantine each row names the rule of the contract it broke
+    quarantine = str(tmp_path / "quarantine")
+    res = run_cli("write", table, str(drop), "--contract", contract_file,
+                  "--on-violation", f"quarantine={quarantine}", "--output", "json")
+    assert res.returncode == EXIT_OK, res.describe()
+    out = json.loads(res.stdout)
+    assert out["quarantine"]["rows"] == 3
+    rows = run_cli("scan", quarantine, "--format", "jsonl").jsonl()
+    assert [(r["order_id"], r["_violated_constraint"]) for r in rows] == [
+        (11, "contract rule cust_id.required (silver-orders 1.0.0)"),
+        (12, "contract rule amount.minimum (silver-orders 1.0.0)"),
+        (13, "contract rule status_values (silver-orders 1.0.0)")]
+    kept = run_cli("scan", table, "--format", "jsonl").jsonl()
+    assert sorted(r["order_id"] for r in kept) == [1, 10]
+
+
+def sql(*statements):
+    return run_cli("sql", "; ".join(statements))
+
+
+def test_sql_merge_and_insert_under_the_session_contract(tmp_path, contract_file):
+    table = str(tmp_path / "silver")
+    first = tmp_path / "first.csv"
+    first.write_text("order_id,cust_id,amount,status\n1,c1,10.00,pending\n2,c2,20.00,shipped\n")
+    assert run_cli("write", table, str(first), "--contract", contract_file).returncode == EXIT_OK
+    # the upstream feed: another column order and case, amount as double, two new columns
+    source = str(tmp_path / "changes")
+    feed = tmp_path / "feed.csv"
+    feed.write_text("STATUS,order_id,amount,cust_id,coupon,op\n"
+                    "shipped,1,11.5,c1,X,U\npending,2,0,c2,Y,D\npending,3,3.25,c3,Z,I\n")
+    assert run_cli("write", source, str(feed)).returncode == EXIT_OK
+    merge = (f"MERGE INTO delta.`{table}` AS t USING delta.`{source}` AS s "
+             "ON t.order_id = s.order_id WHEN MATCHED AND s.op = 'D' THEN DELETE "
+             "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")
+    # without the contract the MERGE refuses the new columns and the double
+    res = sql(merge)
+    assert res.returncode == EXIT_REFUSED, res.describe()
+    # under it: conformed (cast, renamed case), op still readable by the clause,
+    # coupon and op left out of `*` and reported
+    res = sql(f"SET deltaguard.contract = '{contract_file}'", merge)
+    assert res.returncode == EXIT_OK, res.describe()
+    assert ("WARNING: contract silver-orders 1.0.0: new upstream columns ignored "
+            "(not in the contract): coupon, op") in res.stdout + res.stderr
+    rows = run_cli("scan", table, "--format", "jsonl").jsonl()
+    assert sorted(rows, key=lambda r: r["order_id"]) == [
+        {"order_id": 1, "cust_id": "c1", "amount": "11.50", "status": "shipped"},
+        {"order_id": 3, "cust_id": "c3", "amount": "3.25", "status": "pending"}]
+    log = run_cli("log", table, "1", "--format", "json").stdout
+    assert '"contract":"silver-orders 1.0.0"' in log
+    assert '"contractIgnoredColumns":"[\\"coupon\\",\\"op\\"]"' in log
+    # SET shows the setting; INSERT BY NAME follows it too
+    res = sql(f"SET deltaguard.contract = '{contract_file}'", "SET deltaguard.contract")
+    assert res.stdout.count(contract_file) == 2, res.describe()
+    res = sql(f"SET deltaguard.contract = '{contract_file}'",
+              f"INSERT INTO delta.`{table}` BY NAME SELECT * FROM delta.`{source}` "
+              "WHERE order_id = 2")
+    assert res.returncode == EXIT_OK, res.describe()
+    assert len(run_cli("scan", table, "--format", "jsonl").jsonl()) == 3
+
+    # the rename release: the MERGE is refused at its first run, nothing written
+    renamed = str(tmp_path / "renamed")
+    feed.write_text("order_id,customer_id,amount,status\n4,c4,1.00,pending\n")
+    assert run_cli("write", renamed, str(feed)).returncode == EXIT_OK
+    version = run_cli("describe", table, "--format", "json").json()["version"]
+    res = sql(f"SET deltaguard.contract = '{contract_file}'",
+              merge.replace(source, renamed).replace(" AND s.op = 'D'", " AND false"))
+    assert res.returncode == EXIT_REFUSED, res.describe()
+    assert "required column 'cust_id' is missing" in res.stderr
+    assert "COLUMN_RENAME_SUSPECTED cust_id -> customer_id" in res.stderr
+    assert run_cli("describe", table, "--format", "json").json()["version"] == version

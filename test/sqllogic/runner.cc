@@ -99,6 +99,9 @@ Session& Runner::Connection(const std::string& name) {
 std::string Runner::Substitute(std::string_view text) const {
   std::string out = SubstituteVariables(text, vars_);
   ReplaceAll(&out, "{TEMP_DIR}", temp_dir_);
+  // The folder of the .test file, for fixtures kept beside it (contract files, ...).
+  ReplaceAll(&out, "{TEST_DIR}",
+             std::filesystem::absolute(file_.path).parent_path().string());
   if (!options_.corpora.empty()) ReplaceAll(&out, "{CORPORA}", options_.corpora);
   return out;
 }

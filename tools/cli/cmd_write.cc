@@ -6,10 +6,10 @@
 #include "deltaguard/contract/parse.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
-#include "deltaguard/table/contract_write.h"
 #include "deltaguard/table/quarantine.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/util/string_util.h"
+#include "deltaguard/write/contract_write.h"
 
 namespace deltaguard::cli {
 namespace {

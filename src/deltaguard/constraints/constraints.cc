@@ -121,6 +121,8 @@ std::string Constraint::Describe() const {
       return fmt::format("invariant on column {}", name);
     case ConstraintKind::kNotNull:
       return fmt::format("NOT NULL column {}", name);
+    case ConstraintKind::kContractRule:
+      return fmt::format("contract rule {}", name);
   }
   return name;
 }

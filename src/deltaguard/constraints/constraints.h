@@ -26,8 +26,10 @@
 namespace deltaguard {
 
 /// kNotNull is only made by NotNullConstraints (quarantine routing); tables store NOT
-/// NULL as field nullability, enforced by exec/batch_conformer.h.
-enum class ConstraintKind : uint8_t { kCheck, kInvariant, kNotNull };
+/// NULL as field nullability, enforced by exec/batch_conformer.h. kContractRule is a
+/// row rule of a data contract a write follows (write/contract_write.h), routed by
+/// quarantine like the table's own constraints; tables never store it.
+enum class ConstraintKind : uint8_t { kCheck, kInvariant, kNotNull, kContractRule };
 
 /// One constraint as stored in the table.
 struct Constraint {
@@ -38,7 +40,8 @@ struct Constraint {
   /// The SQL text as stored.
   std::string expression;
 
-  /// "CHECK constraint <name>" or "invariant on column <name>", for messages.
+  /// "CHECK constraint <name>", "invariant on column <name>", "NOT NULL column <name>"
+  /// or "contract rule <name>", for messages and `_violated_constraint`.
   std::string Describe() const;
 };
 

@@ -153,4 +153,14 @@ struct SemVer {
 };
 Result<SemVer> ParseSemVer(std::string_view text);
 
+/// Table properties of a contract a table carries (`contract apply`, docs/contracts.md
+/// "Apply"): plain Delta table properties, so every engine keeps them.
+inline constexpr std::string_view kContractIdProperty = "deltaguard.contract.id";
+inline constexpr std::string_view kContractVersionProperty =
+    "deltaguard.contract.version";
+inline constexpr std::string_view kContractHashProperty = "deltaguard.contract.hash";
+inline constexpr std::string_view kContractYamlProperty = "deltaguard.contract.yaml";
+inline constexpr std::string_view kContractConstraintsProperty =
+    "deltaguard.contract.constraints";
+
 }  // namespace deltaguard

@@ -12,6 +12,7 @@
 #include "deltaguard/dml/file_prefetch_internal.h"
 #include "deltaguard/dml/merge_internal.h"
 #include "deltaguard/dml/merge_run_internal.h"
+#include "deltaguard/write/contract_write.h"
 
 namespace deltaguard {
 namespace {
@@ -21,6 +22,34 @@ using dml_internal::MergeRun;
 
 // Target batches decoded ahead of the join (each holds ScanOptions::batch_size rows).
 constexpr size_t kPrefetchDepth = 2;
+
+// Rule 9 of merge.h: conform the source to the contract the MERGE follows, if any.
+// Returns the report to finish the commit with (null: no contract).
+Result<std::shared_ptr<ContractWriteReport>> ApplyContract(
+    const std::shared_ptr<const Contract>& contract, MergeSpec* spec) {
+  if (!contract) return std::shared_ptr<ContractWriteReport>();
+  auto report = std::make_shared<ContractWriteReport>();
+  if (contract->layer == MedallionLayer::kBronze) {
+    if (!spec->schema_evolution) spec->schema_evolution = true;
+    return report;
+  }
+  DELTA_ASSIGN_OR_RETURN(const ContractObject* object,
+                         contract->Object(spec->contract_object));
+  DELTA_ASSIGN_OR_RETURN(
+      spec->source, ConformToContract(std::move(spec->source), *contract, *object, report,
+                                      {.keep_undeclared = true}));
+  // The undeclared columns stay readable by conditions but never reach the table.
+  for (auto& clause : spec->clauses) {
+    if (clause.kind != MergeWhen::Kind::kMatchedUpdateAll &&
+        clause.kind != MergeWhen::Kind::kNotMatchedInsertAll) {
+      continue;
+    }
+    for (const auto& name : report->ignored_columns) {
+      clause.except_columns.push_back({name});
+    }
+  }
+  return report;
+}
 
 }  // namespace
 
@@ -34,6 +63,9 @@ Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec s
   }
   DELTA_ASSIGN_OR_RETURN(auto target,
                          dml_internal::LoadTarget(fs, path, "MERGE", modifies));
+  DELTA_ASSIGN_OR_RETURN(auto contract,
+                         ContractForWrite(target.snapshot.get(), spec.contract));
+  DELTA_ASSIGN_OR_RETURN(auto contract_report, ApplyContract(contract, &spec));
   DELTA_ASSIGN_OR_RETURN(MergePlan plan, dml_internal::PlanMerge(target, spec, session));
   MergeResult result;
   result.ignored_source_columns = plan.ignored_source_columns;
@@ -72,6 +104,10 @@ Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec s
                                    result.num_target_rows_not_matched_by_source_deleted;
 
   OperationInfo op = dml_internal::MergeOperationInfo(plan);
+  if (contract) {
+    result.contract =
+        FinishContractWrite(*contract, *contract_report, &op, &result.warnings);
+  }
   auto fill = [&](const dml_internal::DmlWriter::Outcome& o, OperationInfo* info) {
     result.num_target_files_added = o.files_added;
     result.num_target_files_removed = o.files_removed;

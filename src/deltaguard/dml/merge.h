@@ -45,9 +45,18 @@
 ///     conditions evaluated on the candidate pairs). Above `source_memory_limit` bytes
 ///     it is spilled to a temporary file the join reads memory-mapped, so RAM holds
 ///     only the join keys and the hash index (merge_source_internal.h).
+///  9. Under a data contract (`contract`, or the one the table carries;
+///     write/contract_write.h ContractForWrite) the source is conformed to it first, as
+///     a write under the contract is (docs/contracts.md "MERGE"): declared columns
+///     matched by name or alias and cast to the declared types, a required column
+///     missing or NULL refused. Undeclared source columns stay readable by `on` and the
+///     clause conditions but are left out of every `*` clause (reported as ignored).
+///     A bronze contract conforms nothing and turns schema evolution on unless the
+///     MERGE says otherwise. commitInfo records the contract.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -113,6 +122,10 @@ struct MergeSpec {
   std::optional<int64_t> source_memory_limit;
   /// How the user's interface spells schema evolution, for the refusal's message.
   std::string evolution_option_hint = "builder: WithSchemaEvolution()";
+  /// The data contract the MERGE follows (rule 9); null: the table's, if any.
+  /// `contract_object` names its schema object ("" = the only one).
+  std::shared_ptr<const Contract> contract;
+  std::string contract_object;
 };
 
 struct MergeResult {
@@ -141,6 +154,8 @@ struct MergeResult {
   std::vector<std::string> widened_columns;  ///< "qty: integer -> long"
   std::vector<std::string> warnings;
   int commit_attempts = 0;
+  /// Set when the MERGE followed a contract (rule 9).
+  std::optional<ContractWriteSummary> contract;
 };
 
 /// Run a MERGE into the table at `path` (see the file comment).
@@ -177,6 +192,9 @@ class MergeBuilder {
   MergeBuilder& SourceMemoryLimit(int64_t bytes);
   /// How errors name WithSchemaEvolution (Python: "with_schema_evolution()").
   MergeBuilder& EvolutionOptionHint(std::string hint);
+  /// The contract the MERGE follows (rule 9); `object` "" = its only schema object.
+  MergeBuilder& WithContract(std::shared_ptr<const Contract> contract,
+                             std::string object = "");
 
   const MergeSpec& spec() const { return spec_; }
   Result<MergeResult> Execute(const SessionSettings& session = {});

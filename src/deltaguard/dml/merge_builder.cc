@@ -105,6 +105,12 @@ MergeBuilder& MergeBuilder::EvolutionOptionHint(std::string hint) {
   spec_.evolution_option_hint = std::move(hint);
   return *this;
 }
+MergeBuilder& MergeBuilder::WithContract(std::shared_ptr<const Contract> contract,
+                                         std::string object) {
+  spec_.contract = std::move(contract);
+  spec_.contract_object = std::move(object);
+  return *this;
+}
 MergeBuilder& MergeBuilder::IgnoreUnmatchedSourceColumns(bool enabled) {
   spec_.ignore_unmatched_source_columns = enabled;
   return *this;

@@ -43,6 +43,8 @@ constexpr KnownSetting kKnownSettings[] = {
      [](const SessionSettings& s) -> std::string {
        return std::to_string(s.merge_source_memory_limit);
      }},
+    {"deltaguard.contract",
+     [](const SessionSettings& s) -> std::string { return s.contract_file; }},
     {"spark.databricks.delta.retentionDurationCheck.enabled",
      [](const SessionSettings& s) -> std::string {
        return s.retention_duration_check ? "true" : "false";

@@ -129,6 +129,7 @@ Result<StatementResult> ExecuteMerge(SessionState& state, const MergeStmt& stmt)
   if (stmt.schema_evolution) spec.schema_evolution = true;
   spec.ignore_unmatched_source_columns =
       state.options.settings.merge_ignore_unmatched_source_columns;
+  DELTA_ASSIGN_OR_RETURN(spec.contract, SessionContract(state));
 
   auto merged =
       Merge(state.options.fs, table.path, std::move(spec), state.options.settings);

@@ -25,15 +25,6 @@
 
 namespace deltaguard {
 
-/// Table properties of an applied contract.
-inline constexpr std::string_view kContractIdProperty = "deltaguard.contract.id";
-inline constexpr std::string_view kContractVersionProperty =
-    "deltaguard.contract.version";
-inline constexpr std::string_view kContractHashProperty = "deltaguard.contract.hash";
-inline constexpr std::string_view kContractYamlProperty = "deltaguard.contract.yaml";
-inline constexpr std::string_view kContractConstraintsProperty =
-    "deltaguard.contract.constraints";
-
 /// Apply `object` of `contract` (its text `yaml`, as read) to the table at `path`.
 Result<AlterResult> ApplyContract(FileSystemRef fs, const std::string& path,
                                   const Contract& contract, const ContractObject& object,

@@ -17,6 +17,7 @@
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write_routed_internal.h"
 #include "deltaguard/write/commit_hooks.h"
+#include "deltaguard/write/contract_write.h"
 #include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
@@ -48,9 +49,26 @@ SchemaRef Relaxed(const StructType& schema) {
   return std::make_shared<const StructType>(RelaxedFields(schema));
 }
 
-// The table's constraints plus its NOT NULL columns, NOT NULL first.
-Result<ConstraintChecker> MakeChecker(const Snapshot& snapshot, const std::string& path) {
+// The row rules of the contract the write follows (a bronze one has none), then the
+// table's NOT NULL columns, then its other constraints. Contract rules come first so a
+// row breaking a rule `contract apply` also made a CHECK constraint is named by the
+// contract's rule.
+Result<ConstraintChecker> MakeChecker(const Snapshot& snapshot, const std::string& path,
+                                      const Contract* contract,
+                                      const std::string& contract_object) {
   std::vector<BoundConstraint> bound;
+  if (contract != nullptr && contract->layer != MedallionLayer::kBronze) {
+    DELTA_ASSIGN_OR_RETURN(const ContractObject* object,
+                           contract->Object(contract_object));
+    for (const Constraint& c : ContractRowConstraints(*contract, *object)) {
+      auto b = BindConstraint(c, *snapshot.schema());
+      if (!b) {
+        return WithContext(b.error(),
+                           fmt::format("{} against table '{}'", c.Describe(), path));
+      }
+      bound.push_back(std::move(*b));
+    }
+  }
   for (const Constraint& c : NotNullConstraints(*snapshot.schema())) {
     DELTA_ASSIGN_OR_RETURN(BoundConstraint b, BindConstraint(c, *snapshot.schema()));
     bound.push_back(std::move(b));
@@ -197,7 +215,11 @@ Result<QuarantineWriteResult> RouteAndWrite(
   QuarantineWriteResult result;
   const int64_t now = now_micros >= 0 ? now_micros : Now();
   result.quarantined_at_micros = now;
-  DELTA_ASSIGN_OR_RETURN(ConstraintChecker made, MakeChecker(*snapshot, path));
+  DELTA_ASSIGN_OR_RETURN(auto contract,
+                         ContractForWrite(snapshot.get(), options.contract));
+  DELTA_ASSIGN_OR_RETURN(
+      ConstraintChecker made,
+      MakeChecker(*snapshot, path, contract.get(), options.contract_object));
   auto checker = std::make_shared<const ConstraintChecker>(std::move(made));
 
   // One pass: every batch is conformed to the relaxed schema and split by the router;
@@ -206,6 +228,7 @@ Result<QuarantineWriteResult> RouteAndWrite(
   std::shared_ptr<QuarantineRouter> router;
   table_internal::RoutedWrite routed;
   routed.conform_schema = Relaxed(*snapshot->schema());
+  routed.routes_contract_rows = true;
   routed.make_router =
       [&](const SchemaRef& table_schema) -> Result<std::shared_ptr<BatchObserver>> {
     router = std::make_shared<QuarantineRouter>(checker, table_schema, path, now);

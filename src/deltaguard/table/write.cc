@@ -20,12 +20,12 @@
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/schema/schema_json.h"
-#include "deltaguard/table/contract_write.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/table_drift.h"
 #include "deltaguard/table/write_routed_internal.h"
 #include "deltaguard/util/string_util.h"
 #include "deltaguard/write/commit_funnel.h"
+#include "deltaguard/write/contract_write.h"
 #include "deltaguard/write/enforcement.h"
 #include "deltaguard/write/replace_where.h"
 #include "deltaguard/write/table_state.h"
@@ -321,7 +321,7 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
     return MakeError(ErrorCode::kInvalidArgument, "write to '{}': no input given", path);
   }
   // A contract (given, or carried by the table) conforms every input first
-  // (table/contract_write.h); a bronze contract accepts every shape and evolves.
+  // (write/contract_write.h); a bronze contract accepts every shape and evolves.
   DELTA_ASSIGN_OR_RETURN(auto contract,
                          ContractForWrite(snapshot.get(), options.contract));
   std::shared_ptr<ContractWriteReport> contract_report;
@@ -334,8 +334,10 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
       DELTA_ASSIGN_OR_RETURN(const ContractObject* object,
                              contract->Object(options.contract_object));
       for (auto& source : sources) {
-        DELTA_ASSIGN_OR_RETURN(source, ConformToContract(std::move(source), *contract,
-                                                         *object, contract_report));
+        DELTA_ASSIGN_OR_RETURN(
+            source,
+            ConformToContract(std::move(source), *contract, *object, contract_report,
+                              {.route_row_rules = routed.routes_contract_rows}));
       }
     }
   }
@@ -459,25 +461,8 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
     op.metrics.emplace_back("numRemovedBytes", removed_bytes);
   }
   if (contract) {
-    ContractWriteSummary summary{contract->id,
-                                 contract->version,
-                                 std::string(MedallionLayerName(contract->layer)),
-                                 contract_report->ignored_columns,
-                                 contract_report->renamed,
-                                 contract_report->cast_columns,
-                                 contract_report->cast_nulls};
-    op.parameters_json.emplace_back(
-        "contract", JsonQuote(fmt::format("{} {}", contract->id, contract->version)));
-    if (!summary.ignored_columns.empty()) {
-      std::string ignored;
-      AppendJsonStringArray(summary.ignored_columns, &ignored);
-      op.parameters_json.emplace_back("contractIgnoredColumns", JsonQuote(ignored));
-      result.warnings.push_back(fmt::format(
-          "contract {} {}: new upstream column{} ignored (not in the contract): {}",
-          contract->id, contract->version, summary.ignored_columns.size() == 1 ? "" : "s",
-          fmt::join(summary.ignored_columns, ", ")));
-    }
-    result.contract = std::move(summary);
+    result.contract =
+        FinishContractWrite(*contract, *contract_report, &op, &result.warnings);
   }
   if (routed.before_commit) DELTA_RETURN_IF_ERROR(routed.before_commit());
   DELTA_ASSIGN_OR_RETURN(CommitOutcome committed, funnel->Commit(std::move(op)));

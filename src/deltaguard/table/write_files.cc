@@ -4,10 +4,10 @@
 
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/evolution/write_schema.h"
-#include "deltaguard/table/contract_write.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/table/write_routed_internal.h"
+#include "deltaguard/write/contract_write.h"
 #include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
@@ -43,7 +43,7 @@ Result<WriteResult> WriteFiles(FileSystemRef fs, const std::string& path,
     if (snapshot) input_options.type_hint = snapshot->schema();
     // Under a contract, text is read as the contract declares it (aliases included),
     // so "007" stays a string; with castPolicy try, non-string columns are read as
-    // text and the contract's TRY_CAST decides (table/contract_write.h).
+    // text and the contract's TRY_CAST decides (write/contract_write.h).
     DELTA_ASSIGN_OR_RETURN(auto contract,
                            ContractForWrite(snapshot.get(), options.contract));
     if (contract && contract->layer != MedallionLayer::kBronze) {

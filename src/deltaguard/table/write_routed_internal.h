@@ -30,6 +30,9 @@ struct RoutedWrite {
   /// commit (quarantine commits its table here); an error fails the write and removes
   /// the staged files.
   std::function<Status()> before_commit;
+  /// The router checks the contract's row rules (ContractRowConstraints), so
+  /// conforming to the contract lets rows breaking them through to it.
+  bool routes_contract_rows = false;
 };
 
 /// One source per input file (already expanded), each inspected now (schema known up

@@ -101,7 +101,7 @@ struct WriteOptions {
   std::string operation = "WRITE";  ///< commitInfo.operation
   /// Write a checkpoint after the commit when delta.checkpointInterval says so.
   bool checkpoint = true;
-  /// The data contract the write follows (table/contract_write.h; docs/contracts.md
+  /// The data contract the write follows (write/contract_write.h; docs/contracts.md
   /// "Writes"); null: the one the table carries, if any. `contract_object` names its
   /// schema object when it declares several.
   std::shared_ptr<const Contract> contract;

@@ -1,9 +1,9 @@
-// Writes under a contract (table/contract_write.h) and contract apply
+// Writes under a contract (write/contract_write.h) and contract apply
 // (table/contract_apply.h): projection, aliases, casts and their policies, the contract
 // a table carries, and apply's constraints across contract versions. The CLI and Spark
 // sides are in test/cli/test_contract.py and test_interop_spark_contract.py.
 
-#include "deltaguard/table/contract_write.h"
+#include "deltaguard/write/contract_write.h"
 
 #include <arrow/api.h>
 #include <gmock/gmock.h>
@@ -105,6 +105,54 @@ TEST(ContractWriteTest, RefusesMissingRequiredNullsAndLostDigits) {
   EXPECT_THAT(text.error().message,
               HasSubstr("casting 'amount' (string -> decimal(10,2))"));
   EXPECT_FALSE(OpenSnapshot(root));  // nothing was ever committed
+}
+
+TEST(ContractWriteTest, RowRulesAreNamedAndRefuseTheWrite) {
+  auto contract =
+      Load(ContractText("1.0.0", "  - {property: medallionLayer, value: silver}\n"));
+  auto rules = ContractRowConstraints(*contract, contract->schema[0]);
+  std::vector<std::string> described;
+  for (const auto& c : rules) described.push_back(c.Describe() + ": " + c.expression);
+  EXPECT_THAT(described,
+              ElementsAre("contract rule id.required (t 1.0.0): id IS NOT NULL",
+                          "contract rule amount.minimum (t 1.0.0): amount IS NULL OR "
+                          "amount >= 0",
+                          "contract rule codes (t 1.0.0): code IS NULL OR (CAST(code AS "
+                          "STRING) IN ('a', 'b'))"));
+  EXPECT_EQ(ContractRowConstraints(*contract, contract->schema[0], false).size(), 2u);
+
+  TempDir dir;
+  const std::string root = dir.Join("t");
+  auto bad = Write(root, "id BIGINT, code STRING",
+                   R"([{"id": 1, "code": "a"}, {"id": 2, "code": "z"}])", contract);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::kConstraintViolation);
+  EXPECT_THAT(bad.error().message,
+              HasSubstr("contract rule codes (t 1.0.0) (code IS NULL OR (CAST(code AS "
+                        "STRING) IN ('a', 'b'))) violated by 1 row, e.g. {code: \"z\"}"));
+  EXPECT_FALSE(OpenSnapshot(root));
+}
+
+TEST(ContractWriteTest, KeepUndeclaredAppendsTheOtherInputColumns) {
+  auto contract =
+      Load(ContractText("1.0.0", "  - {property: medallionLayer, value: silver}\n"));
+  auto report = std::make_shared<ContractWriteReport>();
+  auto conformed = ConformToContract(
+      testing::JsonSource("op STRING, cust_id STRING, id INT",
+                          R"([{"op": "D", "cust_id": "c", "id": 7}])"),
+      *contract, contract->schema[0], report, {.keep_undeclared = true});
+  ASSERT_TRUE(conformed) << conformed.error().ToString();
+  EXPECT_EQ(conformed->delta_schema->ToString(),
+            "struct<id: long, customer_id: string, amount: decimal(10,2), code: string, "
+            "op: string>");
+  EXPECT_THAT(report->ignored_columns, ElementsAre("op"));
+  auto reader = conformed->open();
+  ASSERT_TRUE(reader);
+  std::shared_ptr<arrow::RecordBatch> batch;
+  ASSERT_TRUE((*reader)->ReadNext(&batch).ok());
+  ASSERT_NE(batch, nullptr);
+  EXPECT_EQ(batch->num_columns(), 5);
+  EXPECT_EQ(batch->column(4)->ToString(), "[\n  \"D\"\n]");
 }
 
 TEST(ContractWriteTest, TryPolicyCountsNullsAgainstTheThreshold) {

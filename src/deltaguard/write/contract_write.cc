@@ -1,13 +1,15 @@
-// ConformToContract and ContractForWrite (table/contract_write.h).
+// ConformToContract and ContractForWrite (write/contract_write.h).
 
-#include "deltaguard/table/contract_write.h"
+#include "deltaguard/write/contract_write.h"
 
 #include <arrow/array.h>
 #include <arrow/record_batch.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/arrow/status.h"
+#include "deltaguard/contract/checks.h"
 #include "deltaguard/contract/contract_schema.h"
 #include "deltaguard/contract/diff.h"
 #include "deltaguard/contract/parse.h"
@@ -18,7 +20,7 @@
 #include "deltaguard/expr/binder.h"
 #include "deltaguard/expr/parser.h"
 #include "deltaguard/expr/printer.h"
-#include "deltaguard/table/contract_apply.h"
+#include "deltaguard/txn/commit_info.h"
 #include "deltaguard/util/report_format.h"
 #include "deltaguard/util/string_util.h"
 
@@ -49,14 +51,18 @@ class ConformReader : public arrow::RecordBatchReader {
                 std::shared_ptr<arrow::Schema> schema,
                 std::shared_ptr<const std::vector<ColumnPlan>> plan,
                 std::shared_ptr<ContractWriteReport> report, std::string label,
-                CastPolicy policy, int64_t max_nulls)
+                CastPolicy policy, int64_t max_nulls, std::vector<int> kept,
+                bool route_row_rules, std::shared_ptr<const ConstraintChecker> rules)
       : input_(std::move(input)),
         schema_(std::move(schema)),
         plan_(std::move(plan)),
         report_(std::move(report)),
         label_(std::move(label)),
         policy_(policy),
-        max_nulls_(max_nulls) {}
+        max_nulls_(max_nulls),
+        kept_(std::move(kept)),
+        route_row_rules_(route_row_rules),
+        rules_(std::move(rules)) {}
 
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
 
@@ -79,7 +85,7 @@ class ConformReader : public arrow::RecordBatchReader {
     for (size_t i = 0; i < plan_->size(); ++i) {
       const ColumnPlan& c = (*plan_)[i];
       DELTA_ASSIGN_OR_RETURN(auto array, Column(c, i, batch));
-      if (c.required && array->null_count() > 0) {
+      if (c.required && !route_row_rules_ && array->null_count() > 0) {
         return MakeError(ErrorCode::kConstraintViolation,
                          "{}: required column '{}' holds {} NULL value{} in the input",
                          label_, c.name, array->null_count(),
@@ -87,7 +93,24 @@ class ConformReader : public arrow::RecordBatchReader {
       }
       columns.push_back(std::move(array));
     }
-    return arrow::RecordBatch::Make(schema_, batch.num_rows(), std::move(columns));
+    for (int i : kept_) columns.push_back(batch.column(i));
+    auto out = arrow::RecordBatch::Make(schema_, batch.num_rows(), std::move(columns));
+    if (rules_ && !route_row_rules_) DELTA_RETURN_IF_ERROR(CheckRules(*out));
+    return out;
+  }
+
+  // The contract's row rules (accepted values, ranges, ...) on the conformed rows.
+  Status CheckRules(const arrow::RecordBatch& batch) const {
+    DELTA_ASSIGN_OR_RETURN(auto violation, rules_->FirstViolation(batch));
+    if (!violation) return OkStatus();
+    Error e = MakeError(
+        ErrorCode::kConstraintViolation,
+        "{}; nothing was written (rows breaking the contract's rules can "
+        "be routed to a quarantine table instead: --on-violation "
+        "quarantine=QTABLE)",
+        DescribeViolation("contract rule " + violation->constraint, *violation));
+    e.details = ViolationDetails(*violation);
+    return e;
   }
 
   Result<std::shared_ptr<arrow::Array>> Column(const ColumnPlan& c, size_t index,
@@ -149,6 +172,9 @@ class ConformReader : public arrow::RecordBatchReader {
   std::string label_;
   CastPolicy policy_;
   int64_t max_nulls_;
+  std::vector<int> kept_;  // undeclared input columns kept (keep_undeclared)
+  bool route_row_rules_;
+  std::shared_ptr<const ConstraintChecker> rules_;  // null: the contract has none
 };
 
 int FindInput(const StructType& input, const ContractProperty& p, std::string* via) {
@@ -168,7 +194,8 @@ int FindInput(const StructType& input, const ContractProperty& p, std::string* v
 
 Result<BatchSource> ConformToContract(BatchSource input, const Contract& contract,
                                       const ContractObject& object,
-                                      std::shared_ptr<ContractWriteReport> report) {
+                                      std::shared_ptr<ContractWriteReport> report,
+                                      const ContractConformOptions& options) {
   const std::string label = fmt::format("contract {} {}", contract.id, contract.version);
   SchemaRef in = input.delta_schema;
   if (!in) {
@@ -252,8 +279,36 @@ Result<BatchSource> ConformToContract(BatchSource input, const Contract& contrac
   std::vector<StructField> fields;
   for (const auto& f : declared->fields())
     fields.push_back({f.name, f.type, true, f.metadata});
+  std::vector<int> kept;
+  if (options.keep_undeclared) {
+    for (size_t i = 0; i < in->num_fields(); ++i) {
+      if (used[i]) continue;
+      const StructField& f = in->field(i);
+      if (declared->FieldIndexCaseInsensitive(f.name) >= 0) {
+        return MakeError(ErrorCode::kSchemaMismatch,
+                         "{}: input '{}' has column '{}' beside the one the contract "
+                         "maps to '{}' (by an alias); rename or drop one of them",
+                         label, input.name, f.name, f.name);
+      }
+      fields.push_back({f.name, f.type, true, f.metadata});
+      kept.push_back(static_cast<int>(i));
+    }
+  }
   auto conformed_delta = std::make_shared<StructType>(std::move(fields));
   DELTA_ASSIGN_OR_RETURN(auto arrow_schema, ToArrowSchema(*conformed_delta));
+  std::shared_ptr<const ConstraintChecker> rules;
+  if (!options.route_row_rules) {
+    std::vector<BoundConstraint> bound;
+    for (const Constraint& c : ContractRowConstraints(contract, object, false)) {
+      auto b = BindConstraint(c, *conformed_delta);
+      if (!b) return WithContext(b.error(), fmt::format("{}: {}", label, c.Describe()));
+      bound.push_back(std::move(*b));
+    }
+    if (!bound.empty()) {
+      rules = std::make_shared<const ConstraintChecker>(
+          std::move(bound), std::vector<CharVarcharLimit>{}, label);
+    }
+  }
 
   BatchSource out;
   out.name = input.name;
@@ -263,13 +318,58 @@ Result<BatchSource> ConformToContract(BatchSource input, const Contract& contrac
   auto open = input.open;
   CastPolicy policy = contract.cast_policy;
   int64_t max_nulls = contract.max_cast_nulls;
-  out.open = [open, arrow_schema, plan, report, label, policy,
-              max_nulls]() -> Result<std::shared_ptr<arrow::RecordBatchReader>> {
+  bool routed = options.route_row_rules;
+  out.open = [open, arrow_schema, plan, report, label, policy, max_nulls, kept, routed,
+              rules]() -> Result<std::shared_ptr<arrow::RecordBatchReader>> {
     DELTA_ASSIGN_OR_RETURN(auto reader, open());
-    return std::shared_ptr<arrow::RecordBatchReader>(std::make_shared<ConformReader>(
-        std::move(reader), arrow_schema, plan, report, label, policy, max_nulls));
+    return std::shared_ptr<arrow::RecordBatchReader>(
+        std::make_shared<ConformReader>(std::move(reader), arrow_schema, plan, report,
+                                        label, policy, max_nulls, kept, routed, rules));
   };
   return out;
+}
+
+std::vector<Constraint> ContractRowConstraints(const Contract& contract,
+                                               const ContractObject& object,
+                                               bool include_required) {
+  const std::string of = fmt::format(" ({} {})", contract.id, contract.version);
+  std::vector<Constraint> out;
+  for (const auto& p : object.properties) {
+    if (!p.required || !include_required) continue;
+    out.push_back(Constraint{ConstraintKind::kContractRule, p.name + ".required" + of,
+                             QuoteIdentifier(p.name) + " IS NOT NULL"});
+  }
+  for (const auto& spec : PlanContractChecks(object, "")) {
+    if (!spec.as_constraint) continue;
+    out.push_back(
+        Constraint{ConstraintKind::kContractRule, spec.id + of, spec.predicate});
+  }
+  return out;
+}
+
+ContractWriteSummary FinishContractWrite(const Contract& contract,
+                                         const ContractWriteReport& report,
+                                         OperationInfo* op,
+                                         std::vector<std::string>* warnings) {
+  ContractWriteSummary summary{contract.id,
+                               contract.version,
+                               std::string(MedallionLayerName(contract.layer)),
+                               report.ignored_columns,
+                               report.renamed,
+                               report.cast_columns,
+                               report.cast_nulls};
+  op->parameters_json.emplace_back(
+      "contract", JsonQuote(fmt::format("{} {}", contract.id, contract.version)));
+  if (!summary.ignored_columns.empty()) {
+    std::string ignored;
+    AppendJsonStringArray(summary.ignored_columns, &ignored);
+    op->parameters_json.emplace_back("contractIgnoredColumns", JsonQuote(ignored));
+    warnings->push_back(fmt::format(
+        "contract {} {}: new upstream column{} ignored (not in the contract): {}",
+        contract.id, contract.version, summary.ignored_columns.size() == 1 ? "" : "s",
+        fmt::join(summary.ignored_columns, ", ")));
+  }
+  return summary;
 }
 
 SchemaRef ContractTypeHint(const Contract& contract, const ContractObject& object) {
