@@ -54,7 +54,37 @@ macro(resolve_system_deps)
   find_package(yaml-cpp REQUIRED)
   # xxHash (contract hashes; header-only: XXH_INLINE_ALL, so nothing to link).
   find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)
+  resolve_datasketches()
 endmacro()
+
+# Apache DataSketches C++ (header-only; KLL, HLL and frequent items for column profiles,
+# quality/sketches.cc is its only user). Debian 12 does not package it; its source
+# release is the PyPI sdist of the `datasketches` package, pinned here by version and
+# SHA-256 and fetched at configure time (or taken from DELTAGUARD_DATASKETCHES_DIR, an
+# unpacked copy, for offline builds).
+function(resolve_datasketches)
+  set(DELTAGUARD_DATASKETCHES_DIR "" CACHE PATH
+      "An unpacked datasketches 4.1.0 source tree (default: download it)")
+  if(DELTAGUARD_DATASKETCHES_DIR)
+    set(_dir "${DELTAGUARD_DATASKETCHES_DIR}")
+  else()
+    include(FetchContent)
+    FetchContent_Declare(datasketches
+      URL "https://files.pythonhosted.org/packages/8d/f2/32b51b2c805506d3845bf8c8b482325d51420c4d4130f37e04d38076ef43/datasketches-4.1.0.tar.gz"
+      URL_HASH SHA256=6a57e4d1e93ccf1035604e3d9181dbe490281673833ce5be477c197b1195c840
+      DOWNLOAD_EXTRACT_TIMESTAMP TRUE)
+    FetchContent_GetProperties(datasketches)
+    if(NOT datasketches_POPULATED)
+      FetchContent_Populate(datasketches)
+    endif()
+    set(_dir "${datasketches_SOURCE_DIR}")
+  endif()
+  if(NOT EXISTS "${_dir}/kll/include/kll_sketch.hpp")
+    message(FATAL_ERROR "datasketches headers not found under ${_dir}")
+  endif()
+  set(DATASKETCHES_INCLUDE_DIRS "${_dir}/common/include" "${_dir}/kll/include"
+      "${_dir}/hll/include" "${_dir}/fi/include" PARENT_SCOPE)
+endfunction()
 
 resolve_arrow()
 resolve_system_deps()

@@ -48,6 +48,10 @@ _LAZY = {
     "InferredColumn": "._drift",
     "Verdict": "._drift",
     "diff": "._drift",
+    "CheckReport": "._profile",
+    "Finding": "._profile",
+    "Profile": "._profile",
+    "profile": "._profile",
     "Field": "._schema",
     "Schema": "._schema",
     "Session": "._sql",
@@ -78,6 +82,7 @@ if TYPE_CHECKING:  # pragma: no cover
         Verdict,
         diff,
     )
+    from ._profile import CheckReport, Finding, Profile, profile
     from ._schema import Field, Schema
     from ._sql import Session, StatementResult, sql
     from ._table import Table
@@ -122,6 +127,10 @@ __all__ = [
     "InvalidInputError",
     "NotFoundError",
     "ParseError",
+    "CheckReport",
+    "Finding",
+    "Profile",
+    "profile",
     "Quarantine",
     "Schema",
     "SchemaMismatchError",

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._alter import Alter
     from ._drift import DriftReport
     from ._merge import MergeBuilder
+    from ._profile import CheckReport, Profile
 
 
 class _Capsule:
@@ -182,6 +183,38 @@ class Table:
         return self._native.scan([], None, None)
 
     # --- governance ---------------------------------------------------------------
+    def profile(self, version: int | None = None) -> "Profile":
+        """The stored profile of ``version`` (default: the current one): what the rows
+        that commit added look like, per column (docs/profiles.md)."""
+        from ._profile import table_profile
+
+        return table_profile(self, version)
+
+    def profiles(self, start: int = 0, end: int | None = None) -> "list[Profile]":
+        """The stored profiles of versions ``start`` .. ``end``, ascending."""
+        from ._profile import table_profiles
+
+        return table_profiles(self, start, end)
+
+    def check(self, version: int | None = None, baseline: str = "trailing:14",
+              format: str = "text") -> "CheckReport":
+        """Data tests of ``version`` (default the latest) against the profiles of the
+        commits before it (``deltaguard check``, docs/data_tests.md): null-rate
+        shifts, scale changes, time-zone shifts, new categories, format changes,
+        distribution shifts, volume anomalies. ``baseline`` is ``trailing:N`` commits
+        or ``trailing:Nd`` days."""
+        from ._profile import check
+
+        return check(self, version, baseline, format)
+
+    def backfill_profiles(self, start: int = 0, end: int | None = None) -> dict:
+        """Profile every commit in the range that has no stored profile, from the files
+        it added (``deltaguard profile TABLE``). Returns the versions ``profiled``,
+        ``present``, ``no_data`` and ``unavailable``."""
+        from ._profile import backfill
+
+        return backfill(self, start, end)
+
     def drift(
         self,
         data: Any,

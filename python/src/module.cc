@@ -16,4 +16,5 @@ NB_MODULE(_native, m) {
   BindSql(m);
   BindDrift(m);
   BindContract(m);
+  BindProfile(m);
 }

@@ -45,5 +45,6 @@ void BindDml(nb::module_& m);
 void BindSql(nb::module_& m);
 void BindDrift(nb::module_& m);
 void BindContract(nb::module_& m);
+void BindProfile(nb::module_& m);
 
 }  // namespace deltaguard::python

@@ -140,12 +140,19 @@ inline std::string CommitInfo(const std::string& path, int64_t version) {
   return text.substr(0, text.find('\n'));
 }
 
-/// The .parquet files under `root` (recursively), sorted.
+/// The table's .parquet data files under `root` (recursively), sorted. Directories
+/// whose name starts with `_` are not table data (`_delta_log`, the profile table in
+/// `_deltaguard`) and are skipped, as Delta's VACUUM skips them.
 inline std::vector<std::string> ParquetFiles(const std::string& root) {
   std::vector<std::string> out;
   if (!std::filesystem::exists(root)) return out;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
-    if (e.path().extension() == ".parquet") out.push_back(e.path().string());
+  for (auto it = std::filesystem::recursive_directory_iterator(root);
+       it != std::filesystem::recursive_directory_iterator(); ++it) {
+    if (it->is_directory() && it->path().filename().string().rfind('_', 0) == 0) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->path().extension() == ".parquet") out.push_back(it->path().string());
   }
   std::sort(out.begin(), out.end());
   return out;

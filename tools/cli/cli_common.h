@@ -73,5 +73,7 @@ int RunVacuum(const std::vector<std::string>& argv);    // cmd_vacuum.cc
 int RunDrift(const std::vector<std::string>& argv);     // cmd_drift.cc
 int RunDiff(const std::vector<std::string>& argv);      // cmd_drift.cc
 int RunContract(const std::vector<std::string>& argv);  // cmd_contract.cc
+int RunProfile(const std::vector<std::string>& argv);   // cmd_profile.cc
+int RunCheck(const std::vector<std::string>& argv);     // cmd_check.cc
 
 }  // namespace deltaguard::cli

@@ -88,6 +88,19 @@ commands:
       make the table carry the contract natively in one commit: NOT NULL for required
       columns, CHECK constraints for accepted values and ranges (existing rows are
       checked first), comments, and the contract itself (later writes follow it)
+  profile TABLE [--versions A..B] [--format text|json]
+      column profiles of the commits (docs/profiles.md): profile every commit in
+      the range that has none (written by another engine, or before profiles were
+      on) from the files it added, and store it in TABLE/_deltaguard/profiles
+  profile TABLE --show [--versions A..B] [--column C] [--format text|json]
+      print the stored profiles: per column rows, nulls, min, quantiles, max, mean,
+      distinct count, top values, hour-of-day histogram, string lengths and patterns
+  check TABLE [--version N] [--baseline trailing:N|trailing:Nd]
+        [--format text|json|junit|github]
+      data tests of one commit (default the latest) against the baseline of earlier
+      commits' profiles (docs/data_tests.md): null-rate shifts, scale changes (cents
+      to dollars), time-zone shifts, new or dropped categories, format changes,
+      distribution shifts and volume anomalies; exit 1 when a test fails
   help
       this text
 
@@ -137,6 +150,8 @@ int main(int argc, char** argv) {
   if (command == "drift") return RunDrift(rest);
   if (command == "diff") return RunDiff(rest);
   if (command == "contract") return RunContract(rest);
+  if (command == "profile") return RunProfile(rest);
+  if (command == "check") return RunCheck(rest);
   std::cerr << "deltaguard: unknown command '" << command << "'\n\n" << kUsage;
   return kExitUsage;
 }

@@ -429,22 +429,6 @@ class Tester {
 
 }  // namespace
 
-std::string_view CheckOutcomeName(CheckOutcome outcome) {
-  switch (outcome) {
-    case CheckOutcome::kPassed:
-      return "passed";
-    case CheckOutcome::kWarning:
-      return "warning";
-    case CheckOutcome::kFailed:
-      return "failed";
-    case CheckOutcome::kError:
-      return "error";
-    case CheckOutcome::kSkipped:
-      return "skipped";
-  }
-  return "error";
-}
-
 size_t ContractTestReport::Count(CheckOutcome o) const {
   return static_cast<size_t>(
       std::count_if(checks.begin(), checks.end(),

@@ -17,12 +17,10 @@
 #include "deltaguard/contract/checks.h"
 #include "deltaguard/contract/contract.h"
 #include "deltaguard/log/snapshot.h"
+#include "deltaguard/quality/check_outcome.h"
 #include "deltaguard/util/result.h"
 
 namespace deltaguard {
-
-enum class CheckOutcome : uint8_t { kPassed, kWarning, kFailed, kError, kSkipped };
-std::string_view CheckOutcomeName(CheckOutcome outcome);  ///< "passed", ...
 
 struct CheckResult {
   std::string id;

@@ -147,7 +147,8 @@ TEST_F(QuerySourcesTest, DeltaLogSummarisesActions) {
   std::vector<std::string> rows = Rows(**t);
   EXPECT_THAT(rows, Contains("0|protocol|reader=1 writer=2"));
   EXPECT_THAT(rows, Contains("0|metaData|id INT, region STRING, qty INT, amount "
-                             "DECIMAL(10,2), name STRING"));
+                             "DECIMAL(10,2), name STRING TBLPROPERTIES "
+                             "(deltaguard.profiles=true)"));
   EXPECT_THAT(rows, Contains(HasSubstr("0|commitInfo|CREATE TABLE")));
   EXPECT_THAT(rows, Contains("1|commitInfo|WRITE mode=Append"));
   EXPECT_THAT(rows, Contains("1|add|add part-<masked>.parquet rows=5"));

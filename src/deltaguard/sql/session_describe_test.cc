@@ -46,7 +46,8 @@ TEST_F(SessionDescribeTest, DescribeExtendedAddsTableInformation) {
   EXPECT_THAT(rows, Contains("Comment|events||NULL"));
   EXPECT_THAT(rows, Contains(StartsWith("Location|file:" + Warehouse() + "/t")));
   EXPECT_THAT(rows, Contains("Table Properties|[delta.appendOnly=true,"
-                             "delta.minReaderVersion=1,delta.minWriterVersion=2]||NULL"));
+                             "delta.minReaderVersion=1,delta.minWriterVersion=2,"
+                             "deltaguard.profiles=true]||NULL"));
 }
 
 TEST_F(SessionDescribeTest, DescribeHistoryNewestFirstWithLimit) {
@@ -86,7 +87,7 @@ TEST_F(SessionDescribeTest, DescribeDetail) {
   EXPECT_THAT(Column("DESCRIBE DETAIL t", "partitionColumns"), ElementsAre("[\"p\"]"));
   EXPECT_THAT(Column("DESCRIBE DETAIL t", "clusteringColumns"), ElementsAre("[]"));
   EXPECT_THAT(Column("DESCRIBE DETAIL t", "properties"),
-              ElementsAre("{\"owner.team\":\"x\"}"));
+              ElementsAre("{\"owner.team\":\"x\",\"deltaguard.profiles\":\"true\"}"));
   EXPECT_THAT(Column("DESCRIBE DETAIL t", "minReaderVersion"), ElementsAre("1"));
   EXPECT_THAT(Column("DESCRIBE DETAIL t", "minWriterVersion"), ElementsAre("2"));
   EXPECT_THAT(Column("DESCRIBE DETAIL t", "tableFeatures"),
@@ -109,8 +110,8 @@ TEST_F(SessionDescribeTest, ShowTblProperties) {
   Run("CREATE TABLE t (id BIGINT) TBLPROPERTIES ('delta.appendOnly' = 'true', "
       "'owner' = 'me')");
   EXPECT_THAT(Rows("SHOW TBLPROPERTIES t"),
-              ElementsAre("delta.appendOnly|true", "owner|me", "delta.minReaderVersion|1",
-                          "delta.minWriterVersion|2"));
+              ElementsAre("delta.appendOnly|true", "owner|me", "deltaguard.profiles|true",
+                          "delta.minReaderVersion|1", "delta.minWriterVersion|2"));
   EXPECT_THAT(Rows("SHOW TBLPROPERTIES t ('owner')"), ElementsAre("owner|me"));
   EXPECT_THAT(Rows("SHOW TBLPROPERTIES t ('nope')"),
               ElementsAre("nope|Table default.t does not have property: nope"));

@@ -14,6 +14,7 @@
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/schema/schema_tree.h"
+#include "deltaguard/table/profiles.h"
 #include "deltaguard/table/table_drift.h"
 #include "deltaguard/util/string_util.h"
 
@@ -73,7 +74,8 @@ std::string DescribeJson(const Snapshot& snap, const RowsOrReason& count) {
     out += ",\"writerFeatures\":";
     AppendJsonStringArray(*p.writer_features, &out);
   }
-  out += "},\"features\":";
+  out += fmt::format("}},\"profiles\":{}", ProfilesEnabled(md) ? "true" : "false");
+  out += ",\"features\":";
   AppendJsonStringArray(EffectiveFeatures(p), &out);
   out += ",\"column_mapping_mode\":" +
          JsonQuote(std::string(ColumnMappingModeName(snap.column_mapping_mode())));
@@ -138,6 +140,10 @@ std::string DescribeText(const Snapshot& snap, const RowsOrReason& count) {
          "\n";
   out += fmt::format("Files:          {}\n", snap.files().size());
   out += RowsLine(count);
+  out += std::string("Profiles:       ") +
+         (ProfilesEnabled(md) ? "on (kept on every deltaguard write; docs/profiles.md)"
+                              : "off (deltaguard.profiles is not true)") +
+         "\n";
   if (snap.segment().checkpoint_version) {
     out +=
         fmt::format("Checkpoint:     version {}\n", *snap.segment().checkpoint_version);

@@ -19,7 +19,9 @@
 #include "deltaguard/protocol/column_mapping.h"
 #include "deltaguard/protocol/table_properties.h"
 #include "deltaguard/protocol/write_protocol.h"
+#include "deltaguard/quality/profile_hook.h"
 #include "deltaguard/schema/schema_json.h"
+#include "deltaguard/table/profiles.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/table_drift.h"
 #include "deltaguard/table/write_routed_internal.h"
@@ -395,6 +397,12 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
         ConstraintEnforcement::Make(plan.effective_metadata, *plan.schema, path));
     hooks.enforcement.push_back(std::move(constraints));
   }
+  // Column profiles, in the same pass (docs/profiles.md "On write").
+  std::shared_ptr<ProfileObserver> profiler;
+  if (ProfilesEnabled(plan.effective_metadata)) {
+    profiler = std::make_shared<ProfileObserver>();
+    hooks.batch_observers.push_back(profiler);
+  }
   DELTA_ASSIGN_OR_RETURN(
       auto funnel, CommitFunnel::Open(FunnelTable{fs, root, path, snapshot},
                                       std::move(funnel_plan), std::move(hooks), session));
@@ -465,8 +473,13 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
         FinishContractWrite(*contract, *contract_report, &op, &result.warnings);
   }
   if (routed.before_commit) DELTA_RETURN_IF_ERROR(routed.before_commit());
+  std::string operation = op.operation;
   DELTA_ASSIGN_OR_RETURN(CommitOutcome committed, funnel->Commit(std::move(op)));
   result.version = committed.version;
+  if (profiler) {
+    StoreWriteProfile(fs, root, profiler->Take(), committed.version, now,
+                      std::move(operation), &result.warnings);
+  }
   result.commit_attempts = committed.attempts;
   result.checkpoint_version = committed.checkpoint_version;
   result.checkpoint_error = committed.checkpoint_error;

@@ -12,6 +12,7 @@
 
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write.h"
+#include "testing/table_fixture.h"
 #include "testing/temp_dir.h"
 #include "testing/test_util.h"
 
@@ -24,10 +25,7 @@ using testing::Rows;
 using testing::TempDir;
 
 int CountDataFiles(const std::string& root) {
-  int n = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-    n += e.path().extension() == ".parquet";
-  return n;
+  return static_cast<int>(testing::ParquetFiles(root).size());
 }
 
 BatchSource ThreeBatches() {

@@ -201,6 +201,13 @@ Result<NewTableState> PrepareNewTable(SchemaRef schema,
   StringMap configuration =
       previous_metadata ? previous_metadata->configuration : StringMap{};
   for (const auto& [k, v] : properties) SetConfig(&configuration, k, v);
+  // Profiles are on for the tables deltaguard creates (docs/profiles.md).
+  if (!previous_metadata) {
+    bool given = false;
+    for (const auto& [k, v] : configuration)
+      given = given || EqualsIgnoreCase(k, kProfilesProperty);
+    if (!given) SetConfig(&configuration, std::string(kProfilesProperty), "true");
+  }
 
   // Column mapping: ids and physical names for every field. A replaced schema gets fresh
   // ones continuing after the old maxColumnId, as Spark does for overwriteSchema.

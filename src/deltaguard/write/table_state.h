@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "deltaguard/io/parquet/data_file_writer.h"
@@ -16,6 +17,15 @@
 #include "deltaguard/txn/transaction.h"
 #include "deltaguard/util/result.h"
 #include "deltaguard/write/write_types.h"
+
+namespace deltaguard {
+
+/// The table property that turns column profiles on ("true") or off ("false")
+/// (docs/profiles.md); PrepareNewTable sets it to "true" on every table deltaguard
+/// creates unless the properties given say otherwise.
+inline constexpr std::string_view kProfilesProperty = "deltaguard.profiles";
+
+}  // namespace deltaguard
 
 namespace deltaguard::internal {
 

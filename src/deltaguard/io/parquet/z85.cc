@@ -45,11 +45,10 @@ Result<std::string> Z85Decode(std::string_view text) {
       }
       value = value * 85 + static_cast<uint64_t>(digit);
     }
-    if (value > 0xFFFFFFFFull) {
-      return MakeError(ErrorCode::kCorruptLog,
-                       "invalid Z85 text '{}': group at position {} overflows 32 bits",
-                       text, pos);
-    }
+    // A group above 2^32 - 1 keeps its low 32 bits, as Delta's reference decoder
+    // (Base85Codec, which stores `(int) sum`) does: Delta writers emit such groups in
+    // the padding of unaligned inline deletion vectors, and readers drop the padding.
+    value &= 0xFFFFFFFFull;
     out.push_back(static_cast<char>((value >> 24) & 0xFF));
     out.push_back(static_cast<char>((value >> 16) & 0xFF));
     out.push_back(static_cast<char>((value >> 8) & 0xFF));

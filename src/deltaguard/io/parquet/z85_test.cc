@@ -55,10 +55,13 @@ TEST(Z85Test, RejectsBadLengthCharacterAndOverflow) {
   ASSERT_FALSE(bad_char);
   EXPECT_THAT(bad_char.error().message, HasSubstr("bad character '~'"));
 
-  // '#' is digit 84: 84 * (85^4 + 85^3 + ...) > 2^32 - 1.
+  // '#' is digit 84: 84 * (85^4 + 85^3 + ...) = 4437053124 > 2^32 - 1. Delta's
+  // decoder keeps the low 32 bits (0x08780EC4), and Delta writers produce such groups
+  // in the padding of unaligned inline deletion vectors (delta-kernel-rs's
+  // cdf-table-with-dv, version 5), so this reads them the same way.
   auto overflow = Z85Decode("#####");
-  ASSERT_FALSE(overflow);
-  EXPECT_THAT(overflow.error().message, HasSubstr("overflows"));
+  ASSERT_TRUE(overflow) << overflow.error().ToString();
+  EXPECT_EQ(*overflow, std::string("\x08\x78\x0e\xc4", 4));
 
   auto short_uuid = Z85DecodeUuid("abc");
   ASSERT_FALSE(short_uuid);

@@ -1,0 +1,60 @@
+/// \file deltaguard/table/profiles.h
+/// A table's column profiles (docs/profiles.md): kept per commit in the profile table
+/// (quality/profile_table.h), computed inside deltaguard's writes when the table
+/// property `deltaguard.profiles` is true (tables deltaguard creates get it), and
+/// backfilled for commits other engines wrote by reading the files each commit added.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deltaguard/io/fs/file_system.h"
+#include "deltaguard/protocol/metadata.h"
+#include "deltaguard/quality/profile.h"
+#include "deltaguard/util/result.h"
+#include "deltaguard/write/table_state.h"
+
+namespace deltaguard {
+
+/// Whether writes to a table with `metadata` keep profiles (the property is "true").
+bool ProfilesEnabled(const Metadata& metadata);
+
+/// The profiles stored for the table at `root` with versions in [from, to] (to < 0: no
+/// upper bound), ascending; none when the table has no profile table yet.
+Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::string& root,
+                                               int64_t from = 0, int64_t to = -1);
+
+/// Appends `profile` (its version set) to the profile table of the table at `root`,
+/// creating the profile table on first use; returns the profile table's version.
+Result<int64_t> StoreProfile(FileSystemRef fs, const std::string& root,
+                             const TableProfile& profile);
+
+/// After a write's commit: stores the profile its observer built (quality/profile_hook.h)
+/// as the profile of `version`. Profiles are derived data: a failure to store never
+/// fails the committed write; it becomes a warning naming the way to backfill.
+void StoreWriteProfile(FileSystemRef fs, const std::string& root, TableProfile profile,
+                       int64_t version, int64_t timestamp_ms, std::string operation,
+                       std::vector<std::string>* warnings);
+
+/// The profile of the rows commit `version` of the table at `root` added (its add
+/// actions with dataChange, read at that version with their deletion vectors); rows 0
+/// and no columns for a commit that added none.
+Result<TableProfile> ProfileCommit(FileSystemRef fs, const std::string& root,
+                                   int64_t version);
+
+struct BackfillResult {
+  std::vector<int64_t> profiled;     ///< computed and stored now
+  std::vector<int64_t> present;      ///< already had a profile
+  std::vector<int64_t> no_data;      ///< added no rows (metadata, removes only)
+  std::vector<int64_t> unavailable;  ///< the commit file is gone (log cleanup)
+};
+
+/// Profiles every commit in [from, to] (to < 0: the latest) that has none stored, in
+/// version order, each stored as it is computed (an interrupted backfill keeps what it
+/// did). Works whether or not `deltaguard.profiles` is on.
+Result<BackfillResult> BackfillProfiles(FileSystemRef fs, const std::string& root,
+                                        int64_t from = 0, int64_t to = -1);
+
+}  // namespace deltaguard
