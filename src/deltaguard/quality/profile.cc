@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <unordered_map>
 
 #include "deltaguard/arrow/status.h"
@@ -58,54 +60,71 @@ int64_t ToMicros(int64_t value, arrow::TimeUnit::type unit) {
   return value;
 }
 
-// Numbers as doubles through `get(i)` (NaN is left out of every statistic).
+// Numbers as doubles through `get(i)` (NaN is left out of every statistic). One pass
+// for the exact statistics: the moments are accumulated around the first value (a
+// shifted sum of squares, exact enough and free of a second pass); the sketches then
+// see every stride-th value.
 template <typename Get>
-void AddNumbers(ColumnProfile* p, const arrow::Array& array, Get get) {
+void AddNumbers(ColumnProfile* p, const arrow::Array& array, Get get, bool may_nan) {
   const int64_t n = array.length();
   const bool has_nulls = array.null_count() > 0;
-  double sum = 0;
-  int64_t count = 0;
-  double lo = p->min, hi = p->max;
-  for (int64_t i = 0; i < n; ++i) {
-    if (has_nulls && array.IsNull(i)) continue;
-    const double v = get(i);
-    if (std::isnan(v)) continue;
-    sum += v;
+  auto valid = [&](int64_t i) { return !has_nulls || array.IsValid(i); };
+  int64_t first = 0;
+  while (first < n && (!valid(first) || (may_nan && std::isnan(get(first))))) ++first;
+  if (first == n) return;
+  const double shift = get(first);
+  double s1 = 0, s2 = 0;
+  double lo = shift, hi = shift;
+  int64_t count = 0, zeros = 0;
+  auto add = [&](double v) {
+    const double d = v - shift;
+    s1 += d;
+    s2 += d * d;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    zeros += v == 0 ? 1 : 0;
     ++count;
-    if (!(v >= lo)) lo = std::isnan(lo) ? v : std::min(lo, v);
-    if (!(v <= hi)) hi = std::isnan(hi) ? v : std::max(hi, v);
-    if (v == 0) ++p->zeros;
-  }
-  p->min = lo;
-  p->max = hi;
-  if (count == 0) return;
-  const double mean = sum / static_cast<double>(count);
-  double m2 = 0;
-  const int64_t stride = Stride(n);
-  for (int64_t i = 0; i < n; ++i) {
-    if (has_nulls && array.IsNull(i)) continue;
-    const double v = get(i);
-    if (std::isnan(v)) continue;
-    m2 += (v - mean) * (v - mean);
-    if (i % stride == 0) {
-      p->quantiles.Update(v);
-      p->distinct.Update(v);
-      ++p->sampled;
+  };
+  if (!has_nulls && !may_nan) {
+    for (int64_t i = first; i < n; ++i) add(get(i));
+  } else {
+    for (int64_t i = first; i < n; ++i) {
+      if (!valid(i)) continue;
+      const double v = get(i);
+      if (may_nan && std::isnan(v)) continue;
+      add(v);
     }
   }
+  p->min = std::isnan(p->min) ? lo : std::min(p->min, lo);
+  p->max = std::isnan(p->max) ? hi : std::max(p->max, hi);
+  p->zeros += zeros;
+  const double nb = static_cast<double>(count);
+  const double mean = shift + s1 / nb;
+  const double m2 = std::max(0.0, s2 - s1 * s1 / nb);
   CombineMoments(p, count, mean, m2);
+  for (int64_t i = 0; i < n; i += Stride(n)) {
+    if (!valid(i)) continue;
+    const double v = get(i);
+    if (std::isnan(v)) continue;
+    p->quantiles.Update(v);
+    p->distinct.Update(v);
+    ++p->sampled;
+  }
 }
 
+// The hour-of-day histogram from the sampled values, each counted `stride` times.
 void AddHours(ColumnProfile* p, const arrow::TimestampArray& array) {
   const auto unit = static_cast<const arrow::TimestampType&>(*array.type()).unit();
   const bool has_nulls = array.null_count() > 0;
-  for (int64_t i = 0; i < array.length(); ++i) {
+  const int64_t n = array.length();
+  const int64_t stride = Stride(n);
+  for (int64_t i = 0; i < n; i += stride) {
     if (has_nulls && array.IsNull(i)) continue;
-    int64_t micros = ToMicros(array.Value(i), unit);
+    const int64_t micros = ToMicros(array.Value(i), unit);
     int64_t hour = (micros / kMicrosPerHour) % 24;
     if (micros < 0 && micros % kMicrosPerHour != 0) hour -= 1;
     if (hour < 0) hour += 24;
-    ++p->hours[static_cast<size_t>(hour)];
+    p->hours[static_cast<size_t>(hour)] += std::min(stride, n - i);
   }
 }
 
@@ -135,15 +154,18 @@ void AddStrings(ColumnProfile* p, const StringArrayT& array) {
       if (v < lo) lo = v, changed_lo = true;
       if (v > hi) hi = v, changed_hi = true;
     }
-    if (i % stride == 0) {
-      p->distinct.Update(v);
-      p->top.Update(v, static_cast<uint64_t>(stride));
-      p->patterns.Update(CharacterPattern(v), static_cast<uint64_t>(stride));
-      ++p->sampled;
-    }
   }
   if (changed_lo) p->min_text = std::string(lo);
   if (changed_hi) p->max_text = std::string(hi);
+  for (int64_t i = 0; i < n; i += stride) {
+    if (has_nulls && array.IsNull(i)) continue;
+    std::string_view v = array.GetView(i);
+    p->distinct.Update(v);
+    p->top.Update(v, static_cast<uint64_t>(std::min(stride, n - i)));
+    p->patterns.Update(CharacterPattern(v),
+                       static_cast<uint64_t>(std::min(stride, n - i)));
+    ++p->sampled;
+  }
 }
 
 void AddBooleans(ColumnProfile* p, const arrow::BooleanArray& array) {
@@ -180,7 +202,10 @@ template <typename T>
 void AddPrimitive(ColumnProfile* p, const arrow::Array& array) {
   const auto& a = static_cast<const arrow::NumericArray<T>&>(array);
   const auto* values = a.raw_values();
-  AddNumbers(p, array, [values](int64_t i) { return static_cast<double>(values[i]); });
+  constexpr bool kFloating = std::is_floating_point_v<typename T::c_type>;
+  AddNumbers(
+      p, array, [values](int64_t i) { return static_cast<double>(values[i]); },
+      kFloating);
 }
 
 Status AddLeaf(ColumnProfile* p, const arrow::Array& array) {
@@ -223,18 +248,32 @@ Status AddLeaf(ColumnProfile* p, const arrow::Array& array) {
     case arrow::Type::DECIMAL128: {
       const auto& a = static_cast<const arrow::Decimal128Array&>(array);
       const int32_t scale = static_cast<const arrow::Decimal128Type&>(*a.type()).scale();
-      AddNumbers(p, array, [&a, scale](int64_t i) {
-        return arrow::Decimal128(a.GetValue(i)).ToDouble(scale);
-      });
+      const double divisor = std::pow(10.0, scale);
+      const uint8_t* raw = a.raw_values();
+      // Fast path: a value whose 128 bits are the sign extension of its low 64 (every
+      // value below 9.2e18 units) converts as an int64; others through Decimal128.
+      AddNumbers(
+          p, array,
+          [&a, raw, scale, divisor](int64_t i) {
+            int64_t low, high;
+            std::memcpy(&low, raw + 16 * i, 8);
+            std::memcpy(&high, raw + 16 * i + 8, 8);
+            if (high == (low >> 63)) return static_cast<double>(low) / divisor;
+            return arrow::Decimal128(a.GetValue(i)).ToDouble(scale);
+          },
+          false);
       break;
     }
     case arrow::Type::TIMESTAMP: {
       const auto& a = static_cast<const arrow::TimestampArray&>(array);
       const auto unit = static_cast<const arrow::TimestampType&>(*a.type()).unit();
       const int64_t* values = a.raw_values();
-      AddNumbers(p, array, [values, unit](int64_t i) {
-        return static_cast<double>(ToMicros(values[i], unit));
-      });
+      AddNumbers(
+          p, array,
+          [values, unit](int64_t i) {
+            return static_cast<double>(ToMicros(values[i], unit));
+          },
+          false);
       AddHours(p, a);
       break;
     }

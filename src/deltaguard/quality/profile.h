@@ -7,14 +7,14 @@
 /// map keys and values as `<path>.key` / `<path>.value`):
 ///  - exact over every value: rows, nulls; for numbers (integers, floats, decimals,
 ///    dates as days since the epoch, timestamps as microseconds) min, max, mean and
-///    variance (Chan's pairwise update, so merging is exact) and zeros; for timestamps
-///    the hour-of-day histogram (24 bins, of the stored instant: UTC for TIMESTAMP, the
-///    wall clock for TIMESTAMP_NTZ); for strings the shortest, longest and mean length
-///    (in bytes) and the smallest and largest value;
-///  - sketched (quality/sketches.h): distinct count over every value; quantiles, top
-///    values (strings and booleans) and character-class patterns (strings) over a
-///    systematic sample of at most kSketchValuesPerBatch values per batch, the top
-///    counts scaled back by the sampling stride.
+///    variance (Chan's pairwise update, so merging is exact) and zeros; for strings the
+///    shortest, longest and mean length (in bytes) and the smallest and largest value;
+///  - over a systematic sample of at most kSketchValuesPerBatch values per batch (each
+///    sampled value standing for the stride it samples): the sketches
+///    (quality/sketches.h: quantiles, distinct count, top values of strings and
+///    booleans, character-class patterns of strings) and, for timestamps, the
+///    hour-of-day histogram (24 bins, of the stored instant: UTC for TIMESTAMP, the wall
+///    clock for TIMESTAMP_NTZ).
 /// A character-class pattern maps upper-case ASCII letters to `A`, lower-case to `a`,
 /// digits to `9`, other bytes to themselves, and collapses a run of one class to the
 /// class and `+` ("US" -> "A+", "United States" -> "Aa+ Aa+", "2024-01-05" ->
@@ -36,7 +36,7 @@
 namespace deltaguard {
 
 /// Values per batch and leaf the sampled sketches see (stride = ceil(rows / this)).
-inline constexpr int64_t kSketchValuesPerBatch = 8192;
+inline constexpr int64_t kSketchValuesPerBatch = 1024;
 
 /// What kind of values a leaf holds, for the statistics that apply.
 enum class ProfileKind : uint8_t {
