@@ -69,8 +69,10 @@ def test_vacuum_dry_run_then_run(tmp_path):
             if p not in (str(orphan), str(fresh))]
     for p in live:
         age(p, WEEK_S + 3600)  # old, but referenced
+    # _deltaguard holds the profile table already (docs/profiles.md); a file of our
+    # own beside it is left alone as well
     profile = path / "_deltaguard" / "profile.yaml"
-    profile.parent.mkdir()
+    profile.parent.mkdir(exist_ok=True)
     profile.write_text("x: 1\n")
     age(profile, WEEK_S + 3600)
 

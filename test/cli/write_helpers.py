@@ -45,10 +45,11 @@ def log_versions(table_path):
 
 
 def data_files(table_path):
+    """The table's Parquet data files: directories whose name starts with `_`
+    (`_delta_log`, the profile table under `_deltaguard`) are not table data."""
     out = []
-    for root, _, files in os.walk(table_path):
-        if "_delta_log" in root:
-            continue
+    for root, dirs, files in os.walk(table_path):
+        dirs[:] = [d for d in dirs if not d.startswith("_")]
         out += [os.path.join(root, f) for f in files if f.endswith(".parquet")]
     return sorted(out)
 
