@@ -5,6 +5,7 @@ The JSON behind them is the CLI's ``deltaguard profile --show --format json``.""
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from . import _native
@@ -109,6 +110,10 @@ class Finding:
         self.values: list[str] = data["values"]
         self.factor: float | None = data["factor"]
         self.hours: int | None = data["hours"]
+        # Row tests: the rows breaking the test (samples are in ``values``).
+        self.violating_rows: int | None = data.get("violating_rows")
+        # Where the test is defined ("tests.yml:12"); "" for the default detectors.
+        self.location: str = data.get("location", "")
 
     def __repr__(self) -> str:
         where = f" {self.column}" if self.column else ""
@@ -125,6 +130,7 @@ class CheckReport:
         self.rows: int = self._data["rows"]
         self.baseline: str = self._data["baseline"]["spec"]
         self.baseline_versions: list[int] = self._data["baseline"]["versions"]
+        self.tests: str = self._data.get("tests", "")
         self.outcome: str = self._data["outcome"]
         self.counts: dict[str, int] = self._data["counts"]
         self.findings: list[Finding] = [Finding(f) for f in self._data["findings"]]
@@ -156,7 +162,10 @@ class CheckReport:
         return f"CheckReport(version {self.version}: {self.outcome}, {self.counts})"
 
 
-def check(table: "Table", version: int | None = None, baseline: str = "trailing:14",
-          format: str = "text") -> CheckReport:
-    json_text, rendered = _native.check_table(table.path, version, baseline, format)
+def check(table: "Table", version: int | None = None, baseline: str | None = None,
+          format: str = "text", tests: "str | os.PathLike[str] | None" = None,
+          contract_object: str = "") -> CheckReport:
+    json_text, rendered = _native.check_table(
+        table.path, version, baseline, format,
+        os.fspath(tests) if tests is not None else None, contract_object)
     return CheckReport(json_text, rendered, format)

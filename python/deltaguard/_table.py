@@ -196,16 +196,19 @@ class Table:
 
         return table_profiles(self, start, end)
 
-    def check(self, version: int | None = None, baseline: str = "trailing:14",
-              format: str = "text") -> "CheckReport":
+    def check(self, version: int | None = None, baseline: str | None = None,
+              format: str = "text", tests: "str | os.PathLike[str] | None" = None,
+              contract_object: str = "") -> "CheckReport":
         """Data tests of ``version`` (default the latest) against the profiles of the
         commits before it (``deltaguard check``, docs/data_tests.md): null-rate
         shifts, scale changes, time-zone shifts, new categories, format changes,
-        distribution shifts, volume anomalies. ``baseline`` is ``trailing:N`` commits
-        or ``trailing:Nd`` days."""
+        distribution shifts, volume anomalies. ``tests`` is a tests file (or an ODCS
+        contract) adding named tests and tuning; ``baseline`` is ``trailing:N``
+        commits or ``trailing:Nd`` days (default: the tests file's, else
+        ``trailing:14``)."""
         from ._profile import check
 
-        return check(self, version, baseline, format)
+        return check(self, version, baseline, format, tests, contract_object)
 
     def backfill_profiles(self, start: int = 0, end: int | None = None) -> dict:
         """Profile every commit in the range that has no stored profile, from the files

@@ -45,6 +45,9 @@ def write_table(
     conf: Mapping[str, str] | None = None,
     contract: "Contract | str | os.PathLike[str] | None" = None,
     contract_object: str | None = None,
+    check: "str | os.PathLike[str] | None" = None,
+    on_check_failure: "str | Quarantine" = "fail",
+    baseline: str | None = None,
 ) -> dict:
     """Write ``data`` (any Arrow producer: pyarrow Table or RecordBatchReader, polars
     or pandas DataFrame, DuckDB relation, or a dict of columns) into the Delta table at
@@ -60,6 +63,14 @@ def write_table(
     to the declared types, required columns present (docs/contracts.md "Writes"); a
     table that carries a contract follows it without being told. New upstream columns
     the contract ignores are in ``result["warnings"]`` and raised as a ``UserWarning``.
+
+    ``check`` (``"auto"`` or a tests file) runs data tests on the incoming rows
+    against the table's baseline before the commit, as ``deltaguard write --check``
+    (docs/data_tests.md "At commit time"). ``on_check_failure``: ``"fail"`` commits
+    nothing and raises ``ConstraintViolationError`` (its ``check_report`` is the
+    :class:`CheckReport`), ``"warn"`` commits and warns, ``Quarantine(table)`` routes
+    rows breaking row tests there and holds the whole batch there when a test of the
+    batch fails. ``result["check"]`` is the :class:`CheckReport`.
     """
     if mode.lower() not in _MODES:
         raise ValueError(f"mode must be one of {', '.join(_MODES)}, got {mode!r}")
@@ -92,7 +103,32 @@ def write_table(
         quarantine = os.fspath(on_violation.table)
     elif on_violation != "fail":
         raise ValueError("on_violation must be 'fail' or deltaguard.Quarantine(table)")
+    if check is None and (on_check_failure != "fail" or baseline is not None):
+        raise ValueError("on_check_failure and baseline need check='auto' or a tests file")
+    if check is not None:
+        args.check = os.fspath(check)
+        args.check_baseline = baseline or ""
+        if isinstance(on_check_failure, Quarantine):
+            held = os.fspath(on_check_failure.table)
+            if quarantine is not None and quarantine != held:
+                raise ValueError("on_violation and on_check_failure name different "
+                                 "quarantine tables; use one")
+            quarantine = held
+            args.on_check_failure = "quarantine"
+        elif on_check_failure in ("fail", "warn"):
+            args.on_check_failure = on_check_failure
+        else:
+            raise ValueError("on_check_failure must be 'fail', 'warn' or "
+                             "deltaguard.Quarantine(table)")
     result = _native.write_table(_table_path(target), data, args, quarantine, dict(conf or {}))
+    if result.get("check") is not None:
+        from ._profile import CheckReport
+
+        raw = result["check"]
+        report = CheckReport(raw["report_json"], raw["report_text"], "text")
+        report.held = raw["held"]
+        report.held_reason = raw["held_reason"]
+        result["check"] = report
     if isinstance(target, Table):
         target.refresh()
     for message in result.get("warnings", []):

@@ -114,6 +114,9 @@ class ConstraintViolationError(DeltaguardError):
         first_row: the 1-based input row of the first violation (NOT NULL checks).
         sample_rows: up to five violating rows as the message shows them
             (``"{id: 2, price: -1}"``).
+        check_report: when data tests refused a write (``check=``), the
+            :class:`CheckReport` of the incoming rows; ``constraint`` then names the
+            failed tests (``"SCALE_SHIFT amount (factor 100)"``).
     """
 
     exit_code = 1
@@ -122,8 +125,10 @@ class ConstraintViolationError(DeltaguardError):
                  constraint: str | None = None, expression: str | None = None,
                  column: str | None = None, violating_rows: int | None = None,
                  first_row: int | None = None,
-                 sample_rows: list[str] | None = None) -> None:
+                 sample_rows: list[str] | None = None,
+                 check_report: Any = None) -> None:
         super().__init__(message, code)
+        self.check_report = check_report
         self.constraint = constraint
         self.expression = expression
         self.column = column
@@ -197,9 +202,14 @@ def _from_native(code: str, message: str, details: dict | None = None) -> Deltag
             text = details.get(key)
             return int(text) if text is not None else None
 
+        report = None
+        if details.get("check_report"):
+            from ._profile import CheckReport
+
+            report = CheckReport(details["check_report"], details["check_report"], "json")
         return ConstraintViolationError(
             message, code, constraint=details.get("constraint"),
             expression=details.get("expression"), column=details.get("column"),
             violating_rows=number("violating_rows"), first_row=number("first_row"),
-            sample_rows=details.get("sample_row"))
+            sample_rows=details.get("sample_row"), check_report=report)
     return cls(message, code)

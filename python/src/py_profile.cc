@@ -61,10 +61,16 @@ nb::dict Backfill(const std::string& path, int64_t from, int64_t to) {
 
 /// `deltaguard check` as its JSON report (`format` "json"), or another rendering.
 nb::tuple RunCheck(const std::string& path, std::optional<int64_t> version,
-                   const std::string& baseline, const std::string& format) {
+                   std::optional<std::string> baseline, const std::string& format,
+                   std::optional<std::string> tests, const std::string& contract_object) {
   DataCheckOptions options;
   options.version = version;
-  options.baseline = Unwrap(ParseBaselineSpec(baseline));
+  if (baseline) options.baseline = Unwrap(ParseBaselineSpec(*baseline));
+  if (tests) {
+    auto suite = WithoutGil(
+        [&] { return LoadDataTests(*MakeLocalFileSystem(), *tests, contract_object); });
+    options.suite = std::make_shared<const DataTestSuite>(Unwrap(std::move(suite)));
+  }
   const CheckReportFormat fmt = Unwrap(ParseCheckReportFormat(format));
   auto report =
       WithoutGil([&] { return CheckTableData(MakeLocalFileSystem(), path, options); });
@@ -77,7 +83,8 @@ nb::tuple RunCheck(const std::string& path, std::optional<int64_t> version,
 
 void BindProfile(nb::module_& m) {
   m.def("check_table", &RunCheck, nb::arg("path"), nb::arg("version") = nb::none(),
-        nb::arg("baseline") = "trailing:14", nb::arg("format") = "text");
+        nb::arg("baseline") = nb::none(), nb::arg("format") = "text",
+        nb::arg("tests") = nb::none(), nb::arg("contract_object") = "");
   m.def("profile_data", &ProfileData, nb::arg("data"));
   m.def("read_profiles", &ReadTableProfiles, nb::arg("path"), nb::arg("start") = 0,
         nb::arg("end") = -1);

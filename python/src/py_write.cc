@@ -50,6 +50,19 @@ nb::dict WriteResultDict(const WriteResult& r) {
   d["contract"] = r.contract ? nb::module_::import_("json").attr("loads")(
                                    ContractWriteSummaryJson(*r.contract))
                              : nb::none();
+  // The data tests' verdict; "report" is `deltaguard check --format json`'s.
+  if (r.check) {
+    nb::dict c;
+    c["tests"] = r.check->tests;
+    c["outcome"] = r.check->outcome;
+    c["held"] = r.check->held;
+    c["held_reason"] = r.check->held_reason;
+    c["report_json"] = r.check->json;
+    c["report_text"] = r.check->text;
+    d["check"] = c;
+  } else {
+    d["check"] = nb::none();
+  }
   return d;
 }
 
@@ -68,6 +81,9 @@ struct WriteArgs {
   std::optional<std::string> contract_yaml;  ///< the text of the contract file
   std::string contract_file;                 ///< its name, for messages
   std::string contract_object;
+  std::optional<std::string> check;       ///< "auto" or a tests file
+  std::string on_check_failure = "fail";  ///< fail | warn | quarantine
+  std::string check_baseline;
 };
 
 WriteOptions ToWriteOptions(const WriteArgs& a) {
@@ -89,6 +105,15 @@ WriteOptions ToWriteOptions(const WriteArgs& a) {
         Unwrap(LoadContractText(*a.contract_yaml, a.contract_file)));
   }
   o.contract_object = a.contract_object;
+  if (a.check) {
+    WriteCheckOptions c;
+    c.tests = *a.check;
+    c.baseline = a.check_baseline;
+    c.on_failure = a.on_check_failure == "warn"         ? CheckFailureAction::kWarn
+                   : a.on_check_failure == "quarantine" ? CheckFailureAction::kQuarantine
+                                                        : CheckFailureAction::kFail;
+    o.check = c;
+  }
   return o;
 }
 
@@ -102,6 +127,9 @@ nb::dict Write(const std::string& path, nb::handle data, const WriteArgs& args,
   InterruptGuard interrupt;
   interrupt.Install(&session);
   FileSystemRef fs = MakeLocalFileSystem();
+  if (options.check && options.check->on_failure == CheckFailureAction::kQuarantine) {
+    options.check->quarantine = quarantine.value_or("");
+  }
   if (quarantine) {
     auto r = WithoutGil([&] {
       std::vector<BatchSource> sources;
@@ -166,7 +194,10 @@ void BindWrite(nb::module_& m) {
       .def_rw("checkpoint", &WriteArgs::checkpoint)
       .def_rw("contract_yaml", &WriteArgs::contract_yaml)
       .def_rw("contract_file", &WriteArgs::contract_file)
-      .def_rw("contract_object", &WriteArgs::contract_object);
+      .def_rw("contract_object", &WriteArgs::contract_object)
+      .def_rw("check", &WriteArgs::check)
+      .def_rw("on_check_failure", &WriteArgs::on_check_failure)
+      .def_rw("check_baseline", &WriteArgs::check_baseline);
   m.def("write_table", &Write, nb::arg("path"), nb::arg("data"), nb::arg("args"),
         nb::arg("quarantine") = nb::none(),
         nb::arg("conf") = std::map<std::string, std::string>{});

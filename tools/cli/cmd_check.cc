@@ -11,7 +11,8 @@
 namespace deltaguard::cli {
 namespace {
 
-const FlagSpec kCheckFlags{{"--version", "--baseline", "--format"}, {}};
+const FlagSpec kCheckFlags{
+    {"--version", "--baseline", "--format", "--tests", "--contract-object"}, {}};
 
 }  // namespace
 
@@ -21,8 +22,9 @@ int RunCheck(const std::vector<std::string>& argv) {
   if (args->positional.size() != 1) {
     return ReportError(
         MakeError(ErrorCode::kInvalidArgument,
-                  "usage: deltaguard check TABLE [--version N] [--baseline trailing:N|"
-                  "trailing:Nd] [--format text|json|junit|github]"),
+                  "usage: deltaguard check TABLE [--tests FILE [--contract-object NAME]] "
+                  "[--version N] [--baseline trailing:N|trailing:Nd] "
+                  "[--format text|json|junit|github]"),
         "");
   }
   const std::string& table = args->positional[0];
@@ -39,10 +41,20 @@ int RunCheck(const std::vector<std::string>& argv) {
     if (!spec) return ReportError(spec.error(), table);
     options.baseline = *spec;
   }
+  if (auto tests = args->Get("--tests")) {
+    auto suite = LoadDataTests(*MakeLocalFileSystem(), *tests,
+                               args->Get("--contract-object").value_or(""));
+    if (!suite) return ReportError(suite.error(), table);
+    options.suite = std::make_shared<const DataTestSuite>(std::move(*suite));
+  }
   auto report = CheckTableData(MakeLocalFileSystem(), table, options);
   if (!report) return ReportError(report.error(), table);
   std::cout << RenderCheckReport(*report, *format);
-  return report->outcome() == CheckOutcome::kFailed ? kExitRefused : kExitOk;
+  // 0 passed or warnings, 1 a failing test, 3 a test that could not run (as Soda's
+  // runtime issue); a bad tests file or table is 2 or 3 through ReportError.
+  if (report->outcome() == CheckOutcome::kFailed) return kExitRefused;
+  if (report->outcome() == CheckOutcome::kError) return kExitIo;
+  return kExitOk;
 }
 
 }  // namespace deltaguard::cli

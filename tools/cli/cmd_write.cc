@@ -4,10 +4,12 @@
 
 #include "cli_common.h"
 #include "deltaguard/contract/parse.h"
+#include "deltaguard/quality/detectors.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/schema/schema_json.h"
 #include "deltaguard/table/quarantine.h"
 #include "deltaguard/table/write.h"
+#include "deltaguard/util/report_format.h"
 #include "deltaguard/util/string_util.h"
 #include "deltaguard/write/contract_write.h"
 
@@ -92,6 +94,66 @@ Result<SchemaRef> SchemaFromText(const std::string& text) {
   return ParseDdlSchema(trimmed);
 }
 
+// --check, --on-check-failure, --baseline: the data tests of the write.
+Result<std::optional<WriteCheckOptions>> CheckOptionsFrom(const Args& args) {
+  auto tests = args.Get("--check");
+  if (!tests) {
+    if (args.Get("--on-check-failure") || args.Get("--baseline")) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "--on-check-failure and --baseline need --check auto|TESTS_FILE");
+    }
+    return std::optional<WriteCheckOptions>();
+  }
+  WriteCheckOptions check;
+  check.tests = *tests;
+  check.baseline = args.Get("--baseline").value_or("");
+  if (!check.baseline.empty()) {
+    auto spec = ParseBaselineSpec(check.baseline);
+    if (!spec) return spec.error();
+  }
+  const std::string action = args.Get("--on-check-failure").value_or("fail");
+  constexpr std::string_view kPrefix = "quarantine=";
+  if (action == "fail") {
+    check.on_failure = CheckFailureAction::kFail;
+  } else if (action == "warn") {
+    check.on_failure = CheckFailureAction::kWarn;
+  } else if (action.rfind(kPrefix, 0) == 0 && action.size() > kPrefix.size()) {
+    check.on_failure = CheckFailureAction::kQuarantine;
+    check.quarantine = action.substr(kPrefix.size());
+  } else {
+    return MakeError(
+        ErrorCode::kInvalidArgument,
+        "--on-check-failure must be fail, warn or quarantine=QTABLE, got '{}'", action);
+  }
+  return std::optional<WriteCheckOptions>(std::move(check));
+}
+
+// The data tests' verdict after a write: one line when all passed, else the report.
+void PrintCheck(const std::optional<WriteCheckSummary>& check) {
+  if (!check) return;
+  if (check->outcome == "passed") {
+    std::cout << "  data tests (" << check->tests << "): passed" << std::endl;
+    return;
+  }
+  std::cout << "  data tests (" << check->tests << "): " << check->outcome << std::endl;
+  for (auto line : Split(check->text, '\n')) {
+    if (!line.empty()) std::cout << "    " << line << std::endl;
+  }
+}
+
+std::string CheckJson(const std::optional<WriteCheckSummary>& check) {
+  if (!check) return "null";
+  std::string out = "{";
+  AppendJsonField(&out, "tests", check->tests);
+  AppendJsonField(&out, "outcome", check->outcome);
+  AppendJsonRawField(&out, "held", check->held ? "true" : "false");
+  AppendJsonField(&out, "held_reason", check->held_reason);
+  std::string report = check->json;
+  while (!report.empty() && report.back() == '\n') report.pop_back();
+  AppendJsonRawField(&out, "report", report);
+  return out + "}";
+}
+
 void PrintResult(const WriteResult& r, const std::string& table, bool json) {
   if (json) {
     std::string out = "{\"table\":";
@@ -116,6 +178,7 @@ void PrintResult(const WriteResult& r, const std::string& table, bool json) {
     if (r.checkpoint_version)
       out += fmt::format(",\"checkpoint\":{}", *r.checkpoint_version);
     if (r.contract) out += ",\"contract\":" + ContractWriteSummaryJson(*r.contract);
+    if (r.check) out += ",\"check\":" + CheckJson(r.check);
     out += ",\"warnings\":";
     AppendJsonStringArray(r.warnings, &out);
     out += "}";
@@ -145,6 +208,7 @@ void PrintResult(const WriteResult& r, const std::string& table, bool json) {
         std::cout << "  cast to NULL in " << c << ": " << n << " values" << std::endl;
     }
   }
+  PrintCheck(r.check);
   for (const auto& w : r.warnings) std::cerr << "WARNING: " << w << std::endl;
   for (const auto& c : r.widened_columns) std::cout << "  widened " << c << std::endl;
   if (!r.missing_columns.empty()) {
@@ -175,7 +239,8 @@ constexpr const char* kWriteUsage =
     "[--partition-by a,b] [--property k=v]... [--txn-app-id ID --txn-version N] "
     "[--compression snappy|zstd] [--conf key=value]... "
     "[--on-violation fail|quarantine=QTABLE] [--contract FILE [--contract-object NAME]] "
-    "[--output text|json]";
+    "[--check auto|TESTS_FILE [--on-check-failure fail|warn|quarantine=QTABLE] "
+    "[--baseline trailing:N|trailing:Nd]] [--output text|json]";
 
 // --on-violation: nullopt for fail (the default), else the quarantine table's path.
 Result<std::optional<std::string>> OnViolation(const Args& args) {
@@ -209,13 +274,27 @@ void PrintQuarantine(const QuarantineWriteResult& r, const std::string& table,
       AppendJsonString(&out, r.by_constraint[i].first);
       out += fmt::format(":{}", r.by_constraint[i].second);
     }
-    out += "}}}";
+    out += "}}";
+    if (r.table.check) out += ",\"check\":" + CheckJson(r.table.check);
+    out += "}";
     std::cout << out << std::endl;
+    return;
+  }
+  if (r.table.check && r.table.check->held) {
+    std::cout << fmt::format(
+                     "{}: nothing committed: the whole batch ({} rows) is held in "
+                     "{} (version {}{}): {}",
+                     table, r.quarantined_rows, quarantine,
+                     r.quarantine ? r.quarantine->version : -1,
+                     r.quarantine_created ? ", created" : "", r.table.check->held_reason)
+              << std::endl;
+    PrintCheck(r.table.check);
     return;
   }
   std::cout << fmt::format("{}: version {}: {} rows written, {} files added", table,
                            r.table.version, r.good_rows, r.table.files_added)
             << std::endl;
+  PrintCheck(r.table.check);
   if (r.quarantined_rows == 0) {
     std::cout << "  no rows violated a constraint; nothing quarantined" << std::endl;
     return;
@@ -290,13 +369,28 @@ int RunCreate(const std::vector<std::string>& argv) {
 }
 
 int RunWrite(const std::vector<std::string>& argv) {
-  FlagSpec spec{
-      {"--mode", "--replace-where", "--format", "--delimiter", "--partition-by",
-       "--property", "--txn-app-id", "--txn-version", "--compression",
-       "--target-file-size", "--conf", "--output", "--on-violation", "--invalid-utf8",
-       "--json-block-size", "--contract", "--contract-object"},
-      {"--merge-schema", "--no-merge-schema", "--overwrite-schema", "--no-header",
-       "--no-checkpoint", "--multi-line"}};
+  FlagSpec spec{{"--mode",
+                 "--replace-where",
+                 "--format",
+                 "--delimiter",
+                 "--partition-by",
+                 "--property",
+                 "--txn-app-id",
+                 "--txn-version",
+                 "--compression",
+                 "--target-file-size",
+                 "--conf",
+                 "--output",
+                 "--on-violation",
+                 "--invalid-utf8",
+                 "--json-block-size",
+                 "--contract",
+                 "--contract-object",
+                 "--check",
+                 "--on-check-failure",
+                 "--baseline"},
+                {"--merge-schema", "--no-merge-schema", "--overwrite-schema",
+                 "--no-header", "--no-checkpoint", "--multi-line"}};
   auto args = ParseArgs(argv, spec);
   if (!args) return ReportError(args.error(), "");
   if (args->positional.size() < 2) {
@@ -358,6 +452,20 @@ int RunWrite(const std::vector<std::string>& argv) {
   if (!input) return ReportError(input.error(), table);
   auto on_violation = OnViolation(*args);
   if (!on_violation) return ReportError(on_violation.error(), table);
+  auto check = CheckOptionsFrom(*args);
+  if (!check) return ReportError(check.error(), table);
+  options.check = *check;
+  if (options.check && options.check->on_failure == CheckFailureAction::kQuarantine) {
+    // One quarantine table for the rows breaking constraints and data tests.
+    if (*on_violation && **on_violation != options.check->quarantine) {
+      return ReportError(MakeError(ErrorCode::kInvalidArgument,
+                                   "--on-violation and --on-check-failure name different "
+                                   "quarantine tables ('{}', '{}'); use one",
+                                   **on_violation, options.check->quarantine),
+                         table);
+    }
+    *on_violation = options.check->quarantine;
+  }
   if (*on_violation) {
     auto routed = WriteFilesWithQuarantine(MakeLocalFileSystem(), table, files, *input,
                                            options, **on_violation, *session);

@@ -37,12 +37,16 @@ commands:
         [--no-header] [--delimiter C] [--partition-by a,b] [--property k=v]...
         [--txn-app-id ID --txn-version N] [--compression snappy|zstd]
         [--target-file-size BYTES] [--conf key=value]... [--no-checkpoint]
-        [--contract FILE [--contract-object NAME]] [--output text|json]
+        [--contract FILE [--contract-object NAME]] [--on-violation fail|quarantine=Q]
+        [--check auto|TESTS_FILE [--on-check-failure fail|warn|quarantine=Q]
+        [--baseline trailing:N|trailing:Nd]] [--output text|json]
       write Parquet, CSV, NDJSON or Arrow IPC files (directories and globs too);
       creates the table when it does not exist. Every write is checked against the
       table schema: new columns need --merge-schema, types are cast only when lossless,
       NOT NULL columns must have values. Under a contract (--contract, or the one the
-      table carries) the input is conformed to it first (docs/contracts.md).
+      table carries) the input is conformed to it first (docs/contracts.md). --check
+      runs data tests on the incoming rows against the table's baseline before the
+      commit (docs/data_tests.md "At commit time").
   sql [--warehouse DIR] [--format table|csv|jsonl] [--conf key=value]...
       ("STATEMENT; ..." | -f FILE.sql | -)
       run Spark SQL statements (CREATE TABLE, INSERT, SELECT, DESCRIBE, ...) in order,
@@ -95,12 +99,14 @@ commands:
   profile TABLE --show [--versions A..B] [--column C] [--format text|json]
       print the stored profiles: per column rows, nulls, min, quantiles, max, mean,
       distinct count, top values, hour-of-day histogram, string lengths and patterns
-  check TABLE [--version N] [--baseline trailing:N|trailing:Nd]
-        [--format text|json|junit|github]
+  check TABLE [--tests FILE [--contract-object NAME]] [--version N]
+        [--baseline trailing:N|trailing:Nd] [--format text|json|junit|github]
       data tests of one commit (default the latest) against the baseline of earlier
       commits' profiles (docs/data_tests.md): null-rate shifts, scale changes (cents
       to dollars), time-zone shifts, new or dropped categories, format changes,
-      distribution shifts and volume anomalies; exit 1 when a test fails
+      distribution shifts and volume anomalies, plus the named tests of a tests file
+      (or an ODCS contract's rules); exit 1 when a test fails, 3 when one could not
+      run
   help
       this text
 

@@ -123,6 +123,8 @@ std::string Constraint::Describe() const {
       return fmt::format("NOT NULL column {}", name);
     case ConstraintKind::kContractRule:
       return fmt::format("contract rule {}", name);
+    case ConstraintKind::kDataTest:
+      return fmt::format("data test {}", name);
   }
   return name;
 }

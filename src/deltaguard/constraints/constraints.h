@@ -29,7 +29,13 @@ namespace deltaguard {
 /// NULL as field nullability, enforced by exec/batch_conformer.h. kContractRule is a
 /// row rule of a data contract a write follows (write/contract_write.h), routed by
 /// quarantine like the table's own constraints; tables never store it.
-enum class ConstraintKind : uint8_t { kCheck, kInvariant, kNotNull, kContractRule };
+enum class ConstraintKind : uint8_t {
+  kCheck,
+  kInvariant,
+  kNotNull,
+  kContractRule,
+  kDataTest,  ///< a row test of a write's tests file (docs/data_tests.md)
+};
 
 /// One constraint as stored in the table.
 struct Constraint {
@@ -41,7 +47,8 @@ struct Constraint {
   std::string expression;
 
   /// "CHECK constraint <name>", "invariant on column <name>", "NOT NULL column <name>"
-  /// or "contract rule <name>", for messages and `_violated_constraint`.
+  /// "contract rule <name>" or "data test <name>", for messages and
+  /// `_violated_constraint`.
   std::string Describe() const;
 };
 

@@ -28,6 +28,9 @@ std::string FindingJson(const Finding& f) {
   AppendJsonRawField(&out, "values", values);
   AppendJsonRawField(&out, "factor", f.factor ? fmt::format("{}", *f.factor) : "null");
   AppendJsonRawField(&out, "hours", f.hours ? std::to_string(*f.hours) : "null");
+  AppendJsonRawField(&out, "violating_rows",
+                     f.violating_rows ? std::to_string(*f.violating_rows) : "null");
+  AppendJsonField(&out, "location", f.location);
   return out + "}";
 }
 
@@ -44,6 +47,7 @@ std::string Json(const CheckReport& r) {
   }
   AppendJsonRawField(&base, "versions", versions + "]");
   AppendJsonRawField(&out, "baseline", base + "}");
+  AppendJsonField(&out, "tests", r.tests);
   AppendJsonField(&out, "outcome", CheckOutcomeName(r.outcome()));
   std::string counts = "{";
   for (auto o : {CheckOutcome::kPassed, CheckOutcome::kWarning, CheckOutcome::kFailed,
@@ -68,21 +72,31 @@ std::string Text(const CheckReport& r) {
                       ? ""
                       : fmt::format(": versions {}..{}", r.baseline_versions.front(),
                                     r.baseline_versions.back()));
-  for (auto shown : {CheckOutcome::kFailed, CheckOutcome::kWarning}) {
+  if (!r.tests.empty()) out += fmt::format("tests: {}\n", r.tests);
+  for (auto shown :
+       {CheckOutcome::kFailed, CheckOutcome::kError, CheckOutcome::kWarning}) {
     for (const auto& f : r.findings) {
       if (f.outcome != shown) continue;
-      out +=
-          fmt::format("  {:<8} {}\n",
-                      shown == CheckOutcome::kFailed ? "FAILED" : "WARNING", Subject(f));
+      const char* label = shown == CheckOutcome::kFailed  ? "FAILED"
+                          : shown == CheckOutcome::kError ? "ERROR"
+                                                          : "WARNING";
+      out += fmt::format("  {:<8} {}{}\n", label, Subject(f),
+                         f.location.empty() ? "" : " (" + f.location + ")");
       out += fmt::format("           {}\n", f.message);
-      out += fmt::format("           observed {}; baseline {}; threshold {}\n",
-                         f.observed, f.baseline, f.threshold);
+      if (shown != CheckOutcome::kError) {
+        out +=
+            fmt::format("           observed {}; baseline {}; threshold {}\n", f.observed,
+                        f.baseline.empty() ? "-" : f.baseline, f.threshold);
+      }
+      for (const auto& v : f.values) {
+        if (f.violating_rows) out += fmt::format("           e.g. {}\n", v);
+      }
     }
   }
-  out += fmt::format("{}: {} passed, {} warning, {} failed, {} skipped\n",
+  out += fmt::format("{}: {} passed, {} warning, {} failed, {} error, {} skipped\n",
                      CheckOutcomeName(r.outcome()), r.Count(CheckOutcome::kPassed),
                      r.Count(CheckOutcome::kWarning), r.Count(CheckOutcome::kFailed),
-                     r.Count(CheckOutcome::kSkipped));
+                     r.Count(CheckOutcome::kError), r.Count(CheckOutcome::kSkipped));
   return out;
 }
 

@@ -20,6 +20,7 @@ struct CheckReport {
   int64_t rows = 0;
   std::string baseline_spec;  ///< "trailing:14"
   std::vector<int64_t> baseline_versions;
+  std::string tests;  ///< the tests file, or "auto" for the default detectors alone
   std::vector<Finding> findings;
 
   /// failed when any finding failed, warning when any warned, else passed.
@@ -34,7 +35,7 @@ Result<CheckReportFormat> ParseCheckReportFormat(std::string_view name);
 /// threshold, then the counts; JSON has every finding:
 /// {"table","version","rows","baseline":{"spec","versions"},"outcome","counts":{...},
 ///  "findings":[{"test","column","outcome","observed","baseline","threshold","message",
-///  "values","factor","hours"}]}.
+///  "values","factor","hours","violating_rows","location"}]} plus "tests".
 std::string RenderCheckReport(const CheckReport& report, CheckReportFormat format);
 
 }  // namespace deltaguard

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -118,9 +119,30 @@ std::optional<double> LogRatio(double cur, double base) {
   return std::log10(std::abs(cur) / std::abs(base));
 }
 
+// True when every commit's values (the baseline's, oldest first, then the current's)
+// lie at or above the largest value of the commit before: a sequence number, an
+// auto-increment key, a load date. Such a column moves by design; its distribution is
+// no baseline for the next commit.
+bool Ascending(const ColumnProfile& cur, const ColumnBaseline& b) {
+  if (b.commits.size() < 2) return false;
+  double last_max = -std::numeric_limits<double>::infinity();
+  for (const ColumnProfile* c : b.commits) {
+    if (std::isnan(c->min) || c->min < last_max) return false;
+    last_max = c->max;
+  }
+  return !std::isnan(cur.min) && cur.min >= last_max;
+}
+
 Finding Scale(const ColumnProfile& cur, const ColumnBaseline& b,
               const DetectorOptions& o) {
   Finding f = Make("SCALE_SHIFT", cur.column);
+  if (Ascending(cur, b)) {
+    f.outcome = CheckOutcome::kSkipped;
+    f.message =
+        "an ascending column (a sequence or a load date): its scale grows by "
+        "design";
+    return f;
+  }
   const double p50 = cur.quantiles.Quantile(0.5), b50 = b.merged.quantiles.Quantile(0.5);
   const double p90 = cur.quantiles.Quantile(0.9), b90 = b.merged.quantiles.Quantile(0.9);
   f.observed = fmt::format("p50 {:.6g}, p90 {:.6g}", p50, p90);
@@ -274,11 +296,31 @@ std::vector<Finding> Categories(const ColumnProfile& cur, const ColumnBaseline& 
 }
 
 // ------------------------------------------------------------- FORMAT_DRIFT
+// A pattern with every class run written as `<class>+`, whatever its length: "a9_9+"
+// and "a9+_9+" are the same format (an ID whose counter gained a digit), while "A+"
+// and "Aa+ Aa+" (codes turned into names) stay apart.
+std::string RunsOnly(std::string_view pattern) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    out += c;
+    const bool cls = c == 'A' || c == 'a' || c == '9';
+    if (cls && (i + 1 >= pattern.size() || pattern[i + 1] != '+')) out += '+';
+  }
+  return out;
+}
+
+std::map<std::string, int64_t> PatternMap(const TopValuesSketch& s) {
+  std::map<std::string, int64_t> out;
+  for (const auto& [k, v] : TopMap(s)) out[RunsOnly(k)] += v;
+  return out;
+}
+
 Finding Format(const ColumnProfile& cur, const ColumnBaseline& b,
                const DetectorOptions& o) {
   Finding f = Make("FORMAT_DRIFT", cur.column);
-  const auto base = TopMap(b.merged.patterns);
-  const auto now = TopMap(cur.patterns);
+  const auto base = PatternMap(b.merged.patterns);
+  const auto now = PatternMap(cur.patterns);
   const double bt = static_cast<double>(b.merged.patterns.total_weight());
   const double ct = static_cast<double>(cur.patterns.total_weight());
   std::set<std::string> keys;
@@ -318,6 +360,13 @@ Finding Format(const ColumnProfile& cur, const ColumnBaseline& b,
 Finding Distribution(const ColumnProfile& cur, const ColumnBaseline& b,
                      const DetectorOptions& o) {
   Finding f = Make("DISTRIBUTION_SHIFT", cur.column);
+  if (Ascending(cur, b)) {
+    f.outcome = CheckOutcome::kSkipped;
+    f.message =
+        "an ascending column (a sequence or a load date): each commit's values "
+        "lie above the ones before, so its distribution moves by design";
+    return f;
+  }
   std::vector<double> edges;
   for (int i = 1; i < 10; ++i) edges.push_back(b.merged.quantiles.Quantile(i / 10.0));
   // Baseline and current shares of the decile bins (ties collapse bins; both sides
@@ -472,46 +521,59 @@ std::vector<const TableProfile*> SelectBaseline(const std::vector<TableProfile>&
   return out;
 }
 
+Finding RunVolumeDetector(const TableProfile& current,
+                          const std::vector<const TableProfile*>& baseline,
+                          const DetectorOptions& options) {
+  return Volume(current, baseline, options);
+}
+
+std::vector<Finding> RunColumnDetectors(const ColumnProfile& cur,
+                                        const std::vector<const TableProfile*>& baseline,
+                                        const DetectorOptions& o) {
+  std::vector<Finding> out;
+  auto b = BaselineOf(cur.column, baseline);
+  if (!b) {
+    out.push_back(Skipped("NULL_RATE_SHIFT", cur.column, "no baseline for the column"));
+    return out;
+  }
+  if (b->merged.kind != cur.kind) {
+    out.push_back(Skipped("NULL_RATE_SHIFT", cur.column,
+                          fmt::format("the column's type changed ({} -> {}): `deltaguard "
+                                      "drift` reports it",
+                                      b->merged.type, cur.type)));
+    return out;
+  }
+  if (static_cast<int64_t>(b->commits.size()) >= o.min_commits) {
+    out.push_back(NullRate(cur, *b, o));
+  } else {
+    out.push_back(Skipped("NULL_RATE_SHIFT", cur.column,
+                          fmt::format("{} baseline commits (at least {} needed)",
+                                      b->commits.size(), o.min_commits)));
+  }
+  const bool enough =
+      cur.non_null() >= o.min_values && b->merged.non_null() >= o.min_values;
+  if (!enough) return out;
+  if (cur.kind == ProfileKind::kNumber) {
+    Finding scale = Scale(cur, *b, o);
+    const bool scaled = scale.outcome == CheckOutcome::kFailed;
+    out.push_back(std::move(scale));
+    if (!scaled) out.push_back(Distribution(cur, *b, o));
+  }
+  if (cur.kind == ProfileKind::kTimestamp) out.push_back(TimeOffset(cur, *b, o));
+  if (cur.kind == ProfileKind::kString || cur.kind == ProfileKind::kBoolean) {
+    for (auto& f : Categories(cur, *b, o)) out.push_back(std::move(f));
+  }
+  if (cur.kind == ProfileKind::kString) out.push_back(Format(cur, *b, o));
+  return out;
+}
+
 std::vector<Finding> RunDetectors(const TableProfile& current,
                                   const std::vector<const TableProfile*>& baseline,
                                   const DetectorOptions& o) {
   std::vector<Finding> out;
-  out.push_back(Volume(current, baseline, o));
+  out.push_back(RunVolumeDetector(current, baseline, o));
   for (const ColumnProfile& cur : current.columns) {
-    auto b = BaselineOf(cur.column, baseline);
-    if (!b) {
-      out.push_back(Skipped("NULL_RATE_SHIFT", cur.column, "no baseline for the column"));
-      continue;
-    }
-    if (b->merged.kind != cur.kind) {
-      out.push_back(
-          Skipped("NULL_RATE_SHIFT", cur.column,
-                  fmt::format("the column's type changed ({} -> {}): `deltaguard "
-                              "drift` reports it",
-                              b->merged.type, cur.type)));
-      continue;
-    }
-    if (static_cast<int64_t>(b->commits.size()) >= o.min_commits) {
-      out.push_back(NullRate(cur, *b, o));
-    } else {
-      out.push_back(Skipped("NULL_RATE_SHIFT", cur.column,
-                            fmt::format("{} baseline commits (at least {} needed)",
-                                        b->commits.size(), o.min_commits)));
-    }
-    const bool enough =
-        cur.non_null() >= o.min_values && b->merged.non_null() >= o.min_values;
-    if (!enough) continue;
-    if (cur.kind == ProfileKind::kNumber) {
-      Finding scale = Scale(cur, *b, o);
-      const bool scaled = scale.outcome == CheckOutcome::kFailed;
-      out.push_back(std::move(scale));
-      if (!scaled) out.push_back(Distribution(cur, *b, o));
-    }
-    if (cur.kind == ProfileKind::kTimestamp) out.push_back(TimeOffset(cur, *b, o));
-    if (cur.kind == ProfileKind::kString || cur.kind == ProfileKind::kBoolean) {
-      for (auto& f : Categories(cur, *b, o)) out.push_back(std::move(f));
-    }
-    if (cur.kind == ProfileKind::kString) out.push_back(Format(cur, *b, o));
+    for (auto& f : RunColumnDetectors(cur, baseline, o)) out.push_back(std::move(f));
   }
   return out;
 }

@@ -63,13 +63,15 @@ struct Finding {
   std::string test;    ///< "NULL_RATE_SHIFT", ...
   std::string column;  ///< "" for table-level detectors
   CheckOutcome outcome = CheckOutcome::kPassed;
-  std::string observed;             ///< "null rate 98.0%"
-  std::string baseline;             ///< "null rate 1.0% (7 commits)"
-  std::string threshold;            ///< ">= 5 points and > 3 sd"
-  std::string message;              ///< one sentence for people
-  std::vector<std::string> values;  ///< new or dropped categories, patterns
-  std::optional<double> factor;     ///< SCALE_SHIFT
-  std::optional<int> hours;         ///< TIME_OFFSET_SHIFT
+  std::string observed;                   ///< "null rate 98.0%"
+  std::string baseline;                   ///< "null rate 1.0% (7 commits)"
+  std::string threshold;                  ///< ">= 5 points and > 3 sd"
+  std::string message;                    ///< one sentence for people
+  std::vector<std::string> values;        ///< new or dropped categories, patterns
+  std::optional<double> factor;           ///< SCALE_SHIFT
+  std::optional<int> hours;               ///< TIME_OFFSET_SHIFT
+  std::optional<int64_t> violating_rows;  ///< row tests: rows breaking the test
+  std::string location;                   ///< where the test is defined ("t.yml:12")
 };
 
 /// Tunables of the default detectors (the defaults above).
@@ -94,5 +96,15 @@ struct DetectorOptions {
 std::vector<Finding> RunDetectors(const TableProfile& current,
                                   const std::vector<const TableProfile*>& baseline,
                                   const DetectorOptions& options = {});
+
+/// The detectors of one column (RunDetectors without VOLUME_ANOMALY).
+std::vector<Finding> RunColumnDetectors(const ColumnProfile& current,
+                                        const std::vector<const TableProfile*>& baseline,
+                                        const DetectorOptions& options = {});
+
+/// VOLUME_ANOMALY alone.
+Finding RunVolumeDetector(const TableProfile& current,
+                          const std::vector<const TableProfile*>& baseline,
+                          const DetectorOptions& options = {});
 
 }  // namespace deltaguard

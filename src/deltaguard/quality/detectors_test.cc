@@ -112,6 +112,40 @@ TEST(DetectorsTest, StableLoadsRaiseNothing) {
   }
 }
 
+// An order number that only grows and a reference whose day counter gains a digit
+// (day 9 -> 10) are normal loads, not drift.
+TEST(DetectorsTest, SequencesAndGrowingCountersAreNotDrift) {
+  auto day = [](int64_t d) {
+    arrow::Int64Builder id;
+    arrow::StringBuilder ref;
+    for (int64_t i = 0; i < 500; ++i) {
+      EXPECT_TRUE(id.Append(d * 100000 + i).ok());
+      EXPECT_TRUE(ref.Append(fmt::format("u{}_{}", d, i)).ok());
+    }
+    auto schema = arrow::schema(
+        {arrow::field("order_id", arrow::int64()), arrow::field("ref", arrow::utf8())});
+    auto batch = arrow::RecordBatch::Make(schema, 500, {*id.Finish(), *ref.Finish()});
+    auto p = ProfileBatches(schema, {batch});
+    EXPECT_TRUE(p);
+    p->version = d;
+    p->timestamp_ms = d * kDayMs;
+    return std::move(*p);
+  };
+  std::vector<TableProfile> history;
+  for (int64_t d = 0; d < 10; ++d) history.push_back(day(d));
+  TableProfile current = day(10);
+  auto found = RunDetectors(current, SelectBaseline(history, current, BaselineSpec{}));
+  EXPECT_THAT(Names(Raised(found)), ElementsAre());
+  bool skipped = false;
+  for (const auto& f : found) {
+    if (f.test == "DISTRIBUTION_SHIFT" && f.column == "order_id") {
+      skipped = f.outcome == CheckOutcome::kSkipped;
+      EXPECT_THAT(f.message, HasSubstr("ascending"));
+    }
+  }
+  EXPECT_TRUE(skipped);
+}
+
 TEST(DetectorsTest, CentsBecomeDollars) {
   Load load;
   load.amount_scale = 0.01;

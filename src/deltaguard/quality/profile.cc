@@ -520,6 +520,7 @@ Status Profiler::Add(const arrow::RecordBatch& batch) {
                      "profiling: a batch of {} columns for a schema of {}",
                      batch.num_columns(), impl_->schema->num_fields());
   }
+  SeedSketches(static_cast<uint64_t>(impl_->profile.rows));  // see SeedSketches
   impl_->profile.rows += batch.num_rows();
   for (int i = 0; i < batch.num_columns(); ++i) {
     DELTA_RETURN_IF_ERROR(impl_->Walk(impl_->schema->field(i)->name(), batch.column(i)));

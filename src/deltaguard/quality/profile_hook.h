@@ -21,7 +21,9 @@ class ProfileObserver final : public BatchObserver {
   /// Adds the batch to the profile; never changes it. Safe from several threads.
   Status OnBatch(std::shared_ptr<arrow::RecordBatch>* batch,
                  const BatchInfo& info) override;
-  /// The profile of every batch seen (an empty one, 0 rows, when none was).
+  /// The profile of every batch seen so far (an empty one, 0 rows, when none was); the
+  /// observer stays as it is (a write's data tests look before the commit, the profile
+  /// is stored after it).
   TableProfile Take();
 
  private:

@@ -41,6 +41,10 @@ auto Guard(std::string_view what, Fn&& fn) -> Result<decltype(fn())> {
 
 }  // namespace
 
+void SeedSketches(uint64_t seed) {
+  datasketches::random_bit.seed(static_cast<uint32_t>(seed ^ (seed >> 32)));
+}
+
 // ---------------------------------------------------------------- QuantileSketch
 struct QuantileSketch::Impl {
   Kll sketch{kKllK};
@@ -55,7 +59,13 @@ void QuantileSketch::Update(double value) {
   if (!std::isnan(value)) impl_->sketch.update(value);
 }
 void QuantileSketch::Merge(const QuantileSketch& other) {
-  if (!other.impl_->sketch.is_empty()) impl_->sketch.merge(other.impl_->sketch);
+  if (other.impl_->sketch.is_empty()) return;
+  // The compactions of a merge draw random bits; seeding them from the two sizes makes
+  // the merged sketch a function of its inputs, so `check` in two processes (the CLI,
+  // Python) merges a baseline to the same quantiles.
+  SeedSketches(impl_->sketch.get_n() * 0x9E3779B97F4A7C15ULL ^
+               other.impl_->sketch.get_n());
+  impl_->sketch.merge(other.impl_->sketch);
 }
 bool QuantileSketch::empty() const { return impl_->sketch.is_empty(); }
 uint64_t QuantileSketch::count() const { return impl_->sketch.get_n(); }

@@ -25,6 +25,12 @@
 
 namespace deltaguard {
 
+/// Seeds the random bits the quantile sketch's compactions draw on this thread. The
+/// KLL sketch is randomized; seeding it from the data's position (the profiler per
+/// batch, a merge from the two sizes) makes a profile, and a baseline merged from
+/// stored profiles, the same in every process for the same input.
+void SeedSketches(uint64_t seed);
+
 class QuantileSketch {
  public:
   QuantileSketch();

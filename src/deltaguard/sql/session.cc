@@ -45,6 +45,12 @@ constexpr KnownSetting kKnownSettings[] = {
      }},
     {"deltaguard.contract",
      [](const SessionSettings& s) -> std::string { return s.contract_file; }},
+    {"deltaguard.check",
+     [](const SessionSettings& s) -> std::string { return s.check_tests; }},
+    {"deltaguard.check.onFailure",
+     [](const SessionSettings& s) -> std::string { return s.check_on_failure; }},
+    {"deltaguard.check.baseline",
+     [](const SessionSettings& s) -> std::string { return s.check_baseline; }},
     {"spark.databricks.delta.retentionDurationCheck.enabled",
      [](const SessionSettings& s) -> std::string {
        return s.retention_duration_check ? "true" : "false";

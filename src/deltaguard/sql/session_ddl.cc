@@ -245,6 +245,7 @@ Result<StatementResult> ExecuteCreateTable(SessionState& state,
     options.partition_by = stmt.partitioned_by;
     options.properties = create.properties;
     options.operation = "CREATE TABLE AS SELECT";
+    options.check = SessionCheck(state);
     std::vector<BatchSource> sources;
     sources.push_back(std::move(*data));
     written = WriteTable(fs, target, std::move(sources), options, state.options.settings);

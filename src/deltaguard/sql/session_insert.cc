@@ -237,6 +237,7 @@ Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stm
   }
   options.operation = "WRITE";
   DELTA_ASSIGN_OR_RETURN(options.contract, SessionContract(state));
+  options.check = SessionCheck(state);
   std::vector<BatchSource> sources;
   sources.push_back(std::move(source));
   auto written_or = WriteTable(state.options.fs, table.path, std::move(sources), options,

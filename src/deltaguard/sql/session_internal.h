@@ -104,6 +104,9 @@ std::string LowerName(std::string_view name);
 /// file system), or null when none is set (session_util.cc).
 Result<std::shared_ptr<const Contract>> SessionContract(const SessionState& state);
 
+/// The data tests INSERT and CTAS run (`SET deltaguard.check`), if set.
+std::optional<WriteCheckOptions> SessionCheck(const SessionState& state);
+
 // The statement executors (session_*.cc).
 Result<StatementResult> ExecuteSelect(SessionState& state, const SelectStmt& stmt);
 Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stmt);

@@ -40,7 +40,8 @@ TEST_F(SessionTest, SetUnknownKeyIsStoredAndShown) {
   EXPECT_THAT(Rows("SET spark.sql.never.set"),
               ElementsAre("spark.sql.never.set|<undefined>"));
   EXPECT_THAT(Rows("SET"),
-              ElementsAre("deltaguard.contract|",
+              ElementsAre("deltaguard.check|", "deltaguard.check.baseline|",
+                          "deltaguard.check.onFailure|fail", "deltaguard.contract|",
                           "deltaguard.merge.ignoreUnmatchedSourceColumns|false",
                           "deltaguard.merge.sourceMemoryLimit|1073741824",
                           "spark.databricks.delta.retentionDurationCheck.enabled|true",

@@ -240,4 +240,15 @@ Result<std::shared_ptr<const Contract>> SessionContract(const SessionState& stat
   return std::make_shared<const Contract>(std::move(*contract));
 }
 
+std::optional<WriteCheckOptions> SessionCheck(const SessionState& state) {
+  const SessionSettings& s = state.options.settings;
+  if (s.check_tests.empty()) return std::nullopt;
+  WriteCheckOptions check;
+  check.tests = s.check_tests;
+  check.baseline = s.check_baseline;
+  check.on_failure = s.check_on_failure == "warn" ? CheckFailureAction::kWarn
+                                                  : CheckFailureAction::kFail;
+  return check;
+}
+
 }  // namespace deltaguard::internal

@@ -1,4 +1,4 @@
-// CheckTableData (table/data_check.h).
+// CheckTableData and LoadDataTests (table/data_check.h).
 
 #include "deltaguard/table/data_check.h"
 
@@ -7,12 +7,90 @@
 #include <algorithm>
 #include <set>
 
+#include "deltaguard/contract/parse.h"
+#include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/log/snapshot.h"
+#include "deltaguard/quality/data_test_eval.h"
+#include "deltaguard/quality/row_tests.h"
 #include "deltaguard/table/profiles.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/write/table_path.h"
 
 namespace deltaguard {
+
+Result<DataTestSuite> LoadDataTests(const FileSystem& fs, const std::string& path,
+                                    const std::string& contract_object) {
+  DELTA_ASSIGN_OR_RETURN(std::string text, fs.ReadFile(path));
+  if (LooksLikeContract(text)) {
+    DELTA_ASSIGN_OR_RETURN(Contract contract, LoadContractText(text, path));
+    DELTA_ASSIGN_OR_RETURN(const ContractObject* object,
+                           contract.Object(contract_object));
+    return DataTestSuiteFromContract(contract, *object);
+  }
+  return ParseDataTests(text, path);
+}
+
+Result<std::vector<TableProfile>> CheckHistory(const FileSystemRef& fs,
+                                               const std::string& table_root,
+                                               int64_t version,
+                                               const BaselineSpec& spec) {
+  const int64_t last = version >= 0 ? version : std::numeric_limits<int64_t>::max();
+  DELTA_ASSIGN_OR_RETURN(auto history,
+                         ReadProfiles(fs, table_root, 0, version >= 0 ? version : -1));
+  // Profile the commits the check needs that have no stored profile: the checked one,
+  // and (for a trailing number of commits) the ones before it, newest first.
+  std::set<int64_t> have;
+  for (const auto& p : history) have.insert(p.version);
+  DELTA_ASSIGN_OR_RETURN(auto versions, ListCommitVersions(*fs, table_root));
+  std::vector<int64_t> wanted;
+  const int64_t reach = spec.commits + (version >= 0 ? 1 : 0);
+  for (auto it = versions.rbegin(); it != versions.rend(); ++it) {
+    if (*it > last) continue;
+    const bool in_reach = spec.kind == BaselineSpec::Kind::kDuration ||
+                          static_cast<int64_t>(wanted.size()) < reach;
+    if (!in_reach) break;
+    wanted.push_back(*it);
+  }
+  for (int64_t v : wanted) {
+    if (have.count(v)) continue;
+    auto computed = ProfileCommit(fs, table_root, v);
+    if (!computed) {
+      return WithContext(computed.error(), fmt::format("profiling version {} of '{}' for "
+                                                       "the check",
+                                                       v, table_root));
+    }
+    history.push_back(std::move(*computed));
+  }
+  return history;
+}
+
+namespace {
+
+// The row tests over the rows commit `version` added.
+Result<std::vector<RowTestCount>> CountCommitRows(const FileSystemRef& fs,
+                                                  const std::string& table_root,
+                                                  const std::string& name,
+                                                  int64_t version,
+                                                  const DataTestSuite& suite) {
+  DELTA_ASSIGN_OR_RETURN(auto added, CommitAddedFiles(fs, table_root, version));
+  SnapshotSpec spec;
+  spec.version = version;
+  DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, OpenSnapshot(fs, table_root, spec));
+  DELTA_ASSIGN_OR_RETURN(RowTestRunner runner,
+                         RowTestRunner::Make(suite, *snapshot->schema(), name));
+  if (added.empty()) return runner.Counts();
+  ScanOptions options;
+  options.file_filter = [&added](const AddFile& f) { return added.count(f.path) > 0; };
+  DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snapshot, options));
+  while (true) {
+    DELTA_ASSIGN_OR_RETURN(auto batch, scan->Next());
+    if (!batch) break;
+    DELTA_RETURN_IF_ERROR(runner.Add(*batch));
+  }
+  return runner.Counts();
+}
+
+}  // namespace
 
 Result<CheckReport> CheckTableData(FileSystemRef fs, const std::string& root,
                                    const DataCheckOptions& options) {
@@ -23,30 +101,11 @@ Result<CheckReport> CheckTableData(FileSystemRef fs, const std::string& root,
     return MakeError(ErrorCode::kNotFound, "table '{}' has no version {} (latest is {})",
                      root, version, latest->version());
   }
-  DELTA_ASSIGN_OR_RETURN(auto history, ReadProfiles(fs, table_root, 0, version));
-  // Profile the commits the check needs that have no stored profile: the checked one,
-  // and (for a trailing number of commits) the ones before it, newest first.
-  std::set<int64_t> have;
-  for (const auto& p : history) have.insert(p.version);
-  DELTA_ASSIGN_OR_RETURN(auto versions, ListCommitVersions(*fs, table_root));
-  std::vector<int64_t> wanted;
-  for (auto it = versions.rbegin(); it != versions.rend(); ++it) {
-    if (*it > version) continue;
-    const bool in_reach = options.baseline.kind == BaselineSpec::Kind::kDuration ||
-                          static_cast<int64_t>(wanted.size()) <= options.baseline.commits;
-    if (!in_reach) break;
-    wanted.push_back(*it);
-  }
-  for (int64_t v : wanted) {
-    if (have.count(v)) continue;
-    auto computed = ProfileCommit(fs, table_root, v);
-    if (!computed) {
-      return WithContext(
-          computed.error(),
-          fmt::format("profiling version {} of '{}' for the check", v, root));
-    }
-    history.push_back(std::move(*computed));
-  }
+  static const DataTestSuite kAuto = DataTestSuite::Auto();
+  const DataTestSuite& suite = options.suite ? *options.suite : kAuto;
+  const BaselineSpec spec =
+      options.baseline.value_or(suite.baseline.value_or(BaselineSpec{}));
+  DELTA_ASSIGN_OR_RETURN(auto history, CheckHistory(fs, table_root, version, spec));
   auto current = std::find_if(history.begin(), history.end(), [&](const TableProfile& p) {
     return p.version == version;
   });
@@ -56,14 +115,20 @@ Result<CheckReport> CheckTableData(FileSystemRef fs, const std::string& root,
                      "check a later version",
                      version, root);
   }
+  std::vector<RowTestCount> rows;
+  if (suite.HasRowTests()) {
+    DELTA_ASSIGN_OR_RETURN(rows, CountCommitRows(fs, table_root, root, version, suite));
+  }
   CheckReport report;
   report.table = root;
   report.version = version;
   report.rows = current->rows;
-  report.baseline_spec = options.baseline.ToString();
-  auto baseline = SelectBaseline(history, *current, options.baseline);
+  report.tests = suite.file;
+  report.baseline_spec = spec.ToString();
+  auto baseline = SelectBaseline(history, *current, spec);
   for (const TableProfile* p : baseline) report.baseline_versions.push_back(p->version);
-  report.findings = RunDetectors(*current, baseline, options.detectors);
+  DELTA_ASSIGN_OR_RETURN(report.findings, EvaluateDataTests(suite, *current, baseline,
+                                                            rows, options.detectors));
   return report;
 }
 

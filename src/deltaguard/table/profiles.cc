@@ -55,14 +55,18 @@ Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::stri
   const std::string path = ProfileTablePath(table_root);
   DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, path));
   if (!snapshot) return std::vector<TableProfile>{};
-  DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snapshot, ScanOptions{}));
-  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-  while (true) {
-    DELTA_ASSIGN_OR_RETURN(auto batch, scan->Next());
-    if (!batch) break;
-    batches.push_back(std::move(batch));
-  }
-  auto profiles = ProfilesFromRows(batches);
+  // A profile table that does not read is an error naming it, never "no profiles".
+  auto read = [&]() -> Result<std::vector<TableProfile>> {
+    DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snapshot, ScanOptions{}));
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+    while (true) {
+      DELTA_ASSIGN_OR_RETURN(auto batch, scan->Next());
+      if (!batch) break;
+      batches.push_back(std::move(batch));
+    }
+    return ProfilesFromRows(batches);
+  };
+  auto profiles = read();
   if (!profiles) {
     return WithContext(profiles.error(), fmt::format("profile table '{}'", path));
   }
@@ -110,6 +114,12 @@ void StoreWriteProfile(FileSystemRef fs, const std::string& root, TableProfile p
         "computes it again from the data",
         version, stored.error().message, root));
   }
+}
+
+Result<std::set<std::string>> CommitAddedFiles(const FileSystemRef& fs,
+                                               const std::string& root, int64_t version) {
+  DELTA_ASSIGN_OR_RETURN(CommitFacts facts, ReadCommitFacts(fs, root, version));
+  return std::move(facts.added);
 }
 
 Result<TableProfile> ProfileCommit(FileSystemRef fs, const std::string& root,

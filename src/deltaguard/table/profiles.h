@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,11 @@ void StoreWriteProfile(FileSystemRef fs, const std::string& root, TableProfile p
 /// and no columns for a commit that added none.
 Result<TableProfile> ProfileCommit(FileSystemRef fs, const std::string& root,
                                    int64_t version);
+
+/// The paths of the files commit `version` added with dataChange (what its profile and
+/// a check's row tests read).
+Result<std::set<std::string>> CommitAddedFiles(const FileSystemRef& fs,
+                                               const std::string& root, int64_t version);
 
 struct BackfillResult {
   std::vector<int64_t> profiled;     ///< computed and stored now

@@ -3,9 +3,12 @@
 
 #include "deltaguard/table/quarantine.h"
 
+#include <arrow/builder.h>
 #include <arrow/record_batch.h>
+#include <arrow/util/byte_size.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <utility>
@@ -14,6 +17,7 @@
 #include "deltaguard/constraints/constraints.h"
 #include "deltaguard/exec/batch_conformer.h"
 #include "deltaguard/exec/constraint_checker.h"
+#include "deltaguard/table/commit_check.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write_routed_internal.h"
 #include "deltaguard/write/commit_hooks.h"
@@ -22,6 +26,10 @@
 
 namespace deltaguard {
 namespace {
+
+// The good rows a quarantine write keeps in memory in case a data test of the whole
+// batch fails (docs/data_tests.md "At commit time").
+constexpr int64_t kMaxHeldBytes = int64_t{1} << 30;
 
 int64_t Now() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -50,12 +58,14 @@ SchemaRef Relaxed(const StructType& schema) {
 }
 
 // The row rules of the contract the write follows (a bronze one has none), then the
+// row tests of the write's data tests (quarantine on check failure), then the
 // table's NOT NULL columns, then its other constraints. Contract rules come first so a
 // row breaking a rule `contract apply` also made a CHECK constraint is named by the
 // contract's rule.
 Result<ConstraintChecker> MakeChecker(const Snapshot& snapshot, const std::string& path,
                                       const Contract* contract,
-                                      const std::string& contract_object) {
+                                      const std::string& contract_object,
+                                      const std::vector<Constraint>& tests) {
   std::vector<BoundConstraint> bound;
   if (contract != nullptr && contract->layer != MedallionLayer::kBronze) {
     DELTA_ASSIGN_OR_RETURN(const ContractObject* object,
@@ -68,6 +78,14 @@ Result<ConstraintChecker> MakeChecker(const Snapshot& snapshot, const std::strin
       }
       bound.push_back(std::move(*b));
     }
+  }
+  for (const Constraint& c : tests) {
+    auto b = BindConstraint(c, *snapshot.schema());
+    if (!b) {
+      return WithContext(b.error(),
+                         fmt::format("{} against table '{}'", c.Describe(), path));
+    }
+    bound.push_back(std::move(*b));
   }
   for (const Constraint& c : NotNullConstraints(*snapshot.schema())) {
     DELTA_ASSIGN_OR_RETURN(BoundConstraint b, BindConstraint(c, *snapshot.schema()));
@@ -112,8 +130,22 @@ class QuarantineRouter final : public BatchObserver {
       strict_input_ = split.good->schema();
     }
     DELTA_ASSIGN_OR_RETURN(*batch, strict_->Conform(*split.good, info.first_row));
+    if (hold_ && !held_overflow_) {
+      held_bytes_ += arrow::util::TotalBufferSize(**batch);
+      if (held_bytes_ > kMaxHeldBytes) {
+        held_overflow_ = true;
+        held_.clear();
+      } else {
+        held_.push_back(*batch);
+      }
+    }
     return OkStatus();
   }
+  /// Keep the good batches too (up to kMaxHeldBytes), in case a data test of the
+  /// whole batch fails and the batch is held in the quarantine table.
+  void HoldGoodRows() { hold_ = true; }
+  bool held_overflow() const { return held_overflow_; }
+  std::vector<std::shared_ptr<arrow::RecordBatch>>& held() { return held_; }
 
   int64_t good_rows() const { return good_rows_; }
   int64_t quarantined_rows() const { return quarantined_rows_; }
@@ -153,7 +185,43 @@ class QuarantineRouter final : public BatchObserver {
   int64_t quarantined_rows_ = 0;
   std::vector<std::shared_ptr<arrow::RecordBatch>> violating_;
   std::vector<std::pair<std::string, int64_t>> by_constraint_;
+  bool hold_ = false;
+  bool held_overflow_ = false;
+  int64_t held_bytes_ = 0;
+  std::vector<std::shared_ptr<arrow::RecordBatch>> held_;
 };
+
+// `rows` (good rows in the table's schema) with `_violated_constraint` = reason and
+// `_quarantined_at` = now, as the quarantine table stores them.
+Result<std::shared_ptr<arrow::RecordBatch>> WithReason(
+    const std::shared_ptr<arrow::RecordBatch>& rows, const std::string& reason,
+    int64_t now) {
+  arrow::StringBuilder names;
+  arrow::TimestampBuilder times(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
+                                arrow::default_memory_pool());
+  const char* what = "held batch";
+  for (int64_t i = 0; i < rows->num_rows(); ++i) {
+    DELTA_ARROW_RETURN_NOT_OK(names.Append(reason), ErrorCode::kInternal, what);
+    DELTA_ARROW_RETURN_NOT_OK(times.Append(now), ErrorCode::kInternal, what);
+  }
+  std::shared_ptr<arrow::Array> n;
+  std::shared_ptr<arrow::Array> t;
+  DELTA_ARROW_RETURN_NOT_OK(names.Finish(&n), ErrorCode::kInternal, what);
+  DELTA_ARROW_RETURN_NOT_OK(times.Finish(&t), ErrorCode::kInternal, what);
+  std::shared_ptr<arrow::RecordBatch> out = rows;
+  DELTA_ARROW_ASSIGN_OR_RETURN(
+      out,
+      out->AddColumn(
+          out->num_columns(),
+          arrow::field(std::string(kQuarantineConstraintColumn), arrow::utf8()), n),
+      ErrorCode::kInternal, what);
+  DELTA_ARROW_ASSIGN_OR_RETURN(
+      out,
+      out->AddColumn(out->num_columns(),
+                     arrow::field(std::string(kQuarantineTimeColumn), t->type()), t),
+      ErrorCode::kInternal, what);
+  return out;
+}
 
 // Commit the violating rows to the quarantine table (created when absent).
 Result<WriteResult> WriteQuarantine(const FileSystemRef& fs, const std::string& qpath,
@@ -170,17 +238,40 @@ Result<WriteResult> WriteQuarantine(const FileSystemRef& fs, const std::string& 
     (void)made;
     *created = true;
   }
-  auto schema = rows.front()->schema();
-  DELTA_ARROW_ASSIGN_OR_RETURN(auto reader,
-                               arrow::RecordBatchReader::Make(std::move(rows), schema),
-                               ErrorCode::kInternal, "quarantine rows");
+  // Violating rows carry the relaxed schema, held good rows the strict one: one
+  // source per schema, all in one commit.
+  std::vector<std::vector<std::shared_ptr<arrow::RecordBatch>>> groups;
+  for (auto& batch : rows) {
+    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+      return g.front()->schema()->Equals(*batch->schema());
+    });
+    if (same == groups.end()) {
+      groups.push_back({std::move(batch)});
+    } else {
+      same->push_back(std::move(batch));
+    }
+  }
+  std::vector<BatchSource> sources;
+  for (auto& group : groups) {
+    auto schema = group.front()->schema();
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto reader,
+                                 arrow::RecordBatchReader::Make(std::move(group), schema),
+                                 ErrorCode::kInternal, "quarantine rows");
+    sources.push_back(SourceFromReader("quarantined rows", std::move(reader)));
+  }
   WriteOptions options;
   options.mode = WriteMode::kAppend;
   options.merge_schema = false;
   options.operation = "WRITE";
-  std::vector<BatchSource> sources;
-  sources.push_back(SourceFromReader("quarantined rows", std::move(reader)));
   return WriteTable(fs, qpath, std::move(sources), options, session);
+}
+
+// The first write of a table: nothing to route, so failing data tests fail it.
+WriteOptions FirstWriteOptions(WriteOptions options) {
+  if (options.check && options.check->on_failure == CheckFailureAction::kQuarantine) {
+    options.check->on_failure = CheckFailureAction::kFail;
+  }
+  return options;
 }
 
 /// Checks shared by both entry points; loads the table (null when it does not exist).
@@ -217,9 +308,20 @@ Result<QuarantineWriteResult> RouteAndWrite(
   result.quarantined_at_micros = now;
   DELTA_ASSIGN_OR_RETURN(auto contract,
                          ContractForWrite(snapshot.get(), options.contract));
+  // Data tests: with quarantine on their failure, their row tests are routed too.
+  std::shared_ptr<CommitCheck> check;
+  std::vector<Constraint> row_tests;
+  const bool hold =
+      options.check && options.check->on_failure == CheckFailureAction::kQuarantine;
+  if (options.check) {
+    DELTA_ASSIGN_OR_RETURN(std::string root, NormalizeTablePath(path));
+    DELTA_ASSIGN_OR_RETURN(check, CommitCheck::Make(fs, root, path, *options.check, true,
+                                                    *snapshot->schema()));
+    if (hold) row_tests = check->RowConstraints();
+  }
   DELTA_ASSIGN_OR_RETURN(
       ConstraintChecker made,
-      MakeChecker(*snapshot, path, contract.get(), options.contract_object));
+      MakeChecker(*snapshot, path, contract.get(), options.contract_object, row_tests));
   auto checker = std::make_shared<const ConstraintChecker>(std::move(made));
 
   // One pass: every batch is conformed to the relaxed schema and split by the router;
@@ -232,7 +334,41 @@ Result<QuarantineWriteResult> RouteAndWrite(
   routed.make_router =
       [&](const SchemaRef& table_schema) -> Result<std::shared_ptr<BatchObserver>> {
     router = std::make_shared<QuarantineRouter>(checker, table_schema, path, now);
+    if (hold) router->HoldGoodRows();
     return std::shared_ptr<BatchObserver>(router);
+  };
+  routed.check = check;
+  routed.hold_batch = [&](const std::string& reason) -> Status {
+    result.good_rows = 0;
+    result.quarantined_rows = router->good_rows() + router->quarantined_rows();
+    result.by_constraint = router->by_constraint();
+    result.by_constraint.emplace_back(reason, router->good_rows());
+    if (router->held_overflow()) {
+      return MakeError(
+          ErrorCode::kConstraintViolation,
+          "DATA_TEST_FAILED: the write to '{}' committed nothing: {} failed, "
+          "and the batch is larger than the {} MiB quarantine holds in "
+          "memory, so it was not held in '{}' either; rerun with "
+          "--on-check-failure fail or warn, or in smaller batches",
+          path, reason, kMaxHeldBytes >> 20, quarantine_path);
+    }
+    std::vector<std::shared_ptr<arrow::RecordBatch>> rows =
+        std::move(router->violating());
+    for (const auto& good : router->held()) {
+      DELTA_ASSIGN_OR_RETURN(auto with_reason, WithReason(good, reason, now));
+      rows.push_back(std::move(with_reason));
+    }
+    if (rows.empty()) return OkStatus();
+    auto written = WriteQuarantine(fs, quarantine_path, *snapshot->schema(),
+                                   std::move(rows), session, &result.quarantine_created);
+    if (!written) {
+      return WithContext(written.error(),
+                         fmt::format("holding the batch in the quarantine table '{}' "
+                                     "(nothing was written to '{}')",
+                                     quarantine_path, path));
+    }
+    result.quarantine = std::move(*written);
+    return OkStatus();
   };
   routed.before_commit = [&]() -> Status {
     result.good_rows = router->good_rows();
@@ -281,10 +417,11 @@ Result<QuarantineWriteResult> WriteFilesWithQuarantine(
   DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot,
                          PrepareQuarantine(fs, path, options, quarantine_path, session));
   if (!snapshot) {
-    // No table yet: no constraints, nothing to quarantine.
+    // No table yet: no constraints, nothing to quarantine (and no baseline: the data
+    // tests' row tests fail the write instead).
     QuarantineWriteResult result;
-    DELTA_ASSIGN_OR_RETURN(result.table,
-                           WriteFiles(fs, path, inputs, input_options, options, session));
+    DELTA_ASSIGN_OR_RETURN(result.table, WriteFiles(fs, path, inputs, input_options,
+                                                    FirstWriteOptions(options), session));
     result.good_rows = result.table.rows;
     return result;
   }
@@ -304,8 +441,8 @@ Result<QuarantineWriteResult> WriteWithQuarantine(
                          PrepareQuarantine(fs, path, options, quarantine_path, session));
   if (!snapshot) {
     QuarantineWriteResult result;
-    DELTA_ASSIGN_OR_RETURN(result.table,
-                           WriteTable(fs, path, std::move(sources), options, session));
+    DELTA_ASSIGN_OR_RETURN(result.table, WriteTable(fs, path, std::move(sources),
+                                                    FirstWriteOptions(options), session));
     result.good_rows = result.table.rows;
     return result;
   }

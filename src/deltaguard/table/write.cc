@@ -21,6 +21,7 @@
 #include "deltaguard/protocol/write_protocol.h"
 #include "deltaguard/quality/profile_hook.h"
 #include "deltaguard/schema/schema_json.h"
+#include "deltaguard/table/commit_check.h"
 #include "deltaguard/table/profiles.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/table_drift.h"
@@ -281,6 +282,28 @@ Result<WriteResult> WriteTable(FileSystemRef fs, const std::string& path,
 }
 
 namespace table_internal {
+namespace {
+
+// The data tests of a write, when it asks for them (commit_check.h); a quarantine write
+// made its own (it routes the row tests).
+Result<std::shared_ptr<CommitCheck>> CheckForWrite(const FileSystemRef& fs,
+                                                   const std::string& root,
+                                                   const std::string& path,
+                                                   const WriteOptions& options,
+                                                   bool exists, const StructType& schema,
+                                                   const RoutedWrite& routed) {
+  if (!options.check) return std::shared_ptr<CommitCheck>();
+  if (routed.check) return routed.check;
+  if (options.check->on_failure == CheckFailureAction::kQuarantine) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "write to '{}': quarantine on a data-test failure goes through the "
+                     "quarantine write (WriteWithQuarantine / WriteFilesWithQuarantine)",
+                     path);
+  }
+  return CommitCheck::Make(fs, root, path, *options.check, exists, schema);
+}
+
+}  // namespace
 
 Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
                                      std::vector<BatchSource> sources,
@@ -397,12 +420,19 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
         ConstraintEnforcement::Make(plan.effective_metadata, *plan.schema, path));
     hooks.enforcement.push_back(std::move(constraints));
   }
-  // Column profiles, in the same pass (docs/profiles.md "On write").
+  // Column profiles and the row tests of data tests, in the same pass
+  // (docs/profiles.md "On write", docs/data_tests.md "At commit time").
+  DELTA_ASSIGN_OR_RETURN(
+      auto check,
+      CheckForWrite(fs, root, path, options, snapshot != nullptr, *plan.schema, routed));
   std::shared_ptr<ProfileObserver> profiler;
-  if (ProfilesEnabled(plan.effective_metadata)) {
+  const bool store_profile = ProfilesEnabled(plan.effective_metadata);
+  if (store_profile || check) {
     profiler = std::make_shared<ProfileObserver>();
     hooks.batch_observers.push_back(profiler);
   }
+  if (check && check->row_observer())
+    hooks.batch_observers.push_back(check->row_observer());
   DELTA_ASSIGN_OR_RETURN(
       auto funnel, CommitFunnel::Open(FunnelTable{fs, root, path, snapshot},
                                       std::move(funnel_plan), std::move(hooks), session));
@@ -472,11 +502,40 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
     result.contract =
         FinishContractWrite(*contract, *contract_report, &op, &result.warnings);
   }
+  if (check) {
+    // The data tests decide before anything is committed (commit_check.h).
+    DELTA_ASSIGN_OR_RETURN(CheckReport report, check->Decide(profiler->Take(), now));
+    result.check = SummarizeCheck(report);
+    const bool failed = report.outcome() == CheckOutcome::kFailed ||
+                        report.outcome() == CheckOutcome::kError;
+    if (report.outcome() == CheckOutcome::kWarning ||
+        (failed && options.check->on_failure == CheckFailureAction::kWarn)) {
+      for (const auto& f : report.findings) {
+        if (f.outcome == CheckOutcome::kPassed || f.outcome == CheckOutcome::kSkipped)
+          continue;
+        result.warnings.push_back(fmt::format("data test {}{}: {}", f.test,
+                                              f.column.empty() ? "" : " " + f.column,
+                                              f.message));
+      }
+    }
+    if (failed && options.check->on_failure == CheckFailureAction::kFail) {
+      return CheckFailedError(report, path);
+    }
+    if (failed && options.check->on_failure == CheckFailureAction::kQuarantine) {
+      // The whole batch goes to the quarantine table; the staged files are removed
+      // when the funnel closes uncommitted.
+      result.check->held = true;
+      result.check->held_reason = "data test " + FailedTests(report);
+      DELTA_RETURN_IF_ERROR(routed.hold_batch(result.check->held_reason));
+      result.version = -1;
+      return result;
+    }
+  }
   if (routed.before_commit) DELTA_RETURN_IF_ERROR(routed.before_commit());
   std::string operation = op.operation;
   DELTA_ASSIGN_OR_RETURN(CommitOutcome committed, funnel->Commit(std::move(op)));
   result.version = committed.version;
-  if (profiler) {
+  if (profiler && store_profile) {
     StoreWriteProfile(fs, root, profiler->Take(), committed.version, now,
                       std::move(operation), &result.warnings);
   }

@@ -15,6 +15,10 @@
 #include "deltaguard/write/commit_hooks.h"
 #include "deltaguard/write/write_types.h"
 
+namespace deltaguard {
+class CommitCheck;
+}  // namespace deltaguard
+
 namespace deltaguard::table_internal {
 
 /// How a write routes its rows. Default (all unset): WriteTable's own enforcement.
@@ -33,6 +37,13 @@ struct RoutedWrite {
   /// The router checks the contract's row rules (ContractRowConstraints), so
   /// conforming to the contract lets rows breaking them through to it.
   bool routes_contract_rows = false;
+  /// The write's data tests, made by the router's owner (quarantine routes their row
+  /// tests); null: WriteTable makes them from WriteOptions::check.
+  std::shared_ptr<CommitCheck> check;
+  /// With CheckFailureAction::kQuarantine: a test of the whole batch failed, so every
+  /// row read (the routed ones included) goes to the quarantine table with `reason`,
+  /// and the table is not committed.
+  std::function<Status(const std::string& reason)> hold_batch;
 };
 
 /// One source per input file (already expanded), each inspected now (schema known up

@@ -110,11 +110,32 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
     contract_file = std::string(Trim(value));
     return OkStatus();
   }
+  if (lower == "deltaguard.check") {
+    check_tests = std::string(Trim(value));
+    return OkStatus();
+  }
+  if (lower == "deltaguard.check.onfailure") {
+    std::string v = AsciiToLower(Trim(value));
+    if (v != "fail" && v != "warn") {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "setting '{}' must be fail or warn, found '{}' (quarantine is "
+                       "`deltaguard write --on-check-failure quarantine=QTABLE`)",
+                       key, value);
+    }
+    check_on_failure = v;
+    return OkStatus();
+  }
+  if (lower == "deltaguard.check.baseline") {
+    check_baseline = std::string(Trim(value));
+    return OkStatus();
+  }
   return MakeError(ErrorCode::kInvalidArgument,
                    "unknown setting '{}' (known: "
                    "spark.databricks.delta.schema.autoMerge.enabled, "
                    "deltaguard.merge.ignoreUnmatchedSourceColumns, "
                    "deltaguard.merge.sourceMemoryLimit, deltaguard.contract, "
+                   "deltaguard.check, deltaguard.check.onFailure, "
+                   "deltaguard.check.baseline, "
                    "spark.databricks.delta.retentionDurationCheck.enabled, "
                    "spark.databricks.delta.vacuum.logging.enabled)",
                    key);

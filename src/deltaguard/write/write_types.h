@@ -54,6 +54,13 @@ struct SessionSettings {
   /// `deltaguard.contract`: a contract file that INSERT and CTAS follow (as `write
   /// --contract`; docs/contracts.md "Writes"); "" for none.
   std::string contract_file;
+  /// `deltaguard.check`: data tests that INSERT and CTAS run before their commit (as
+  /// `write --check`; docs/data_tests.md "At commit time"): "auto" or a tests file;
+  /// "" for none. `deltaguard.check.onFailure`: fail | warn. `deltaguard.check.baseline`:
+  /// trailing:N | trailing:Nd ("" for the tests file's or the default).
+  std::string check_tests;
+  std::string check_on_failure = "fail";
+  std::string check_baseline;
   /// Asked by the commit funnel before each batch is staged and right before the
   /// commit; an error aborts the write: the staged files are removed and nothing is
   /// committed. Front ends use it to stop a write on request (Python's
@@ -79,6 +86,24 @@ struct BatchSource {
 /// A BatchSource over an existing reader (opened once).
 BatchSource SourceFromReader(std::string name,
                              std::shared_ptr<arrow::RecordBatchReader> reader);
+
+/// What a failing data test does at commit time (docs/data_tests.md "At commit time").
+enum class CheckFailureAction : uint8_t {
+  kFail,        ///< nothing is committed; the error names the tests
+  kWarn,        ///< the write goes through; the findings are warnings
+  kQuarantine,  ///< rows breaking row tests are routed; a failing batch test holds the
+                ///< whole batch in the quarantine table (table/quarantine.h)
+};
+
+/// Data tests at commit time: the incoming rows' profile and row tests against the
+/// table's baseline, decided after the data files are staged and before the commit
+/// (table/commit_check.h).
+struct WriteCheckOptions {
+  std::string tests = "auto";  ///< "auto" (default detectors) or a tests file / contract
+  std::string baseline;        ///< "": the tests file's, else trailing:14
+  CheckFailureAction on_failure = CheckFailureAction::kFail;
+  std::string quarantine;  ///< the quarantine table (kQuarantine)
+};
 
 struct WriteOptions {
   WriteMode mode = WriteMode::kAppend;
@@ -106,6 +131,20 @@ struct WriteOptions {
   /// schema object when it declares several.
   std::shared_ptr<const Contract> contract;
   std::string contract_object;
+  /// Data tests before the commit; unset: none (the table's profiles, if on, are still
+  /// kept).
+  std::optional<WriteCheckOptions> check;
+};
+
+/// What the data tests of a write decided (WriteOptions::check).
+struct WriteCheckSummary {
+  std::string tests;    ///< "auto" or the file
+  std::string outcome;  ///< passed | warning | failed | error
+  std::string text;     ///< the report as `deltaguard check` prints it
+  std::string json;     ///< the report as `deltaguard check --format json` prints it
+  /// The whole batch went to the quarantine table instead of the table.
+  bool held = false;
+  std::string held_reason;  ///< the failed tests, as `_violated_constraint` says
 };
 
 /// What a write under a contract did (docs/contracts.md "Writes").
@@ -137,6 +176,8 @@ struct WriteResult {
   std::optional<int64_t> checkpoint_version;
   /// Set when the write followed a contract.
   std::optional<ContractWriteSummary> contract;
+  /// Set when the write ran data tests.
+  std::optional<WriteCheckSummary> check;
   /// What the user must see (new upstream columns a contract ignored, ...).
   std::vector<std::string> warnings;
   std::optional<std::string> checkpoint_error;  ///< commit succeeded, checkpoint did not
