@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <random>
@@ -80,6 +81,7 @@ dg::TableProfile Load(const Feed& f, int day, const Change& c, std::mt19937_64& 
   for (auto& s : status) s /= total;
   const double null_email =
       std::max(0.0, f.null_email * (1 + 0.2 * (u(rng) - 0.5))) + c.null_rise;
+  const auto new_rows = static_cast<int64_t>(std::ceil(c.new_status * rows));
   arrow::DoubleBuilder a;
   arrow::TimestampBuilder t(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
                             arrow::default_memory_pool());
@@ -88,8 +90,9 @@ dg::TableProfile Load(const Feed& f, int day, const Change& c, std::mt19937_64& 
     (void)a.Append(std::round(amount(rng)) * c.scale);
     double h = std::fmod(std::clamp(hour(rng), 0.0, 23.999) + c.hours + 24.0, 24.0);
     (void)t.Append((day * kDayMs + static_cast<int64_t>(h * 3600000)) * 1000);
-    (void)st.Append(u(rng) < c.new_status ? "PARTIALLY_SHIPPED"
-                                          : kStatus[Pick(rng, status)]);
+    // The new status on exactly ceil(share x rows) rows: the target is about a value
+    // at >= 0.5% of the load's rows.
+    (void)st.Append(i < new_rows ? "PARTIALLY_SHIPPED" : kStatus[Pick(rng, status)]);
     const size_t k = Pick(rng, f.country_share);
     (void)co.Append(c.country_names ? kNames[k] : kIso[k]);
     (void)(u(rng) < null_email
@@ -137,6 +140,8 @@ struct Case {
 
 int main(int argc, char** argv) {
   const int trials = argc > 1 ? std::atoi(argv[1]) : 500;
+  const uint64_t seed_base = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1000;
+  const bool debug = std::getenv("DETECTOR_EVAL_DEBUG") != nullptr;
   std::uniform_real_distribution<double> u(0, 1);
   const std::vector<Case> cases = {
       {"amount x100 (dollars to cents)", "SCALE_SHIFT", "amount",
@@ -189,7 +194,7 @@ int main(int argc, char** argv) {
   int64_t controls = 0;
   const auto start = std::chrono::steady_clock::now();
   for (int trial = 0; trial < trials; ++trial) {
-    std::mt19937_64 rng(1000 + trial);
+    std::mt19937_64 rng(seed_base + static_cast<uint64_t>(trial));
     Feed feed = MakeFeed(rng);
     const int day = 21 + static_cast<int>(rng() % 7);  // the change day
     std::vector<dg::TableProfile> history;
@@ -199,12 +204,24 @@ int main(int argc, char** argv) {
       return dg::RunDetectors(current, dg::SelectBaseline(history, current, {}));
     };
     for (size_t i = 0; i < cases.size(); ++i) {
-      for (const auto& f : check(cases[i].make(rng))) {
+      bool hit = false;
+      const auto found = check(cases[i].make(rng));
+      for (const auto& f : found) {
         if (f.test == cases[i].detector && f.column == cases[i].column &&
             (f.outcome == dg::CheckOutcome::kFailed ||
              f.outcome == dg::CheckOutcome::kWarning)) {
-          ++detected[i];
+          hit = true;
           break;
+        }
+      }
+      detected[i] += hit ? 1 : 0;
+      if (!hit && debug) {  // what the detector saw on a miss
+        for (const auto& f : found) {
+          if (f.test == cases[i].detector && f.column == cases[i].column) {
+            std::fprintf(stderr, "miss %s (trial %d): %s | observed %s | baseline %s\n",
+                         cases[i].name.c_str(), trial, f.message.c_str(),
+                         f.observed.c_str(), f.baseline.c_str());
+          }
         }
       }
     }

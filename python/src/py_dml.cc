@@ -19,6 +19,7 @@
 #include "deltaguard/contract/parse.h"
 #include "deltaguard/dml/merge.h"
 #include "deltaguard/dml/update_delete.h"
+#include "deltaguard/table/profiles.h"
 #include "deltaguard/write/contract_write.h"
 #include "py_arrow.h"
 #include "py_common.h"
@@ -125,7 +126,12 @@ nb::dict Merge(const std::string& path, nb::handle source, const std::string& on
     builder.WithContract(
         std::make_shared<const Contract>(Unwrap(LoadContractText(yaml, file))), object);
   }
-  auto r = WithoutGil([&] { return builder.Execute(session); });
+  auto r = WithoutGil([&] {
+    auto merged = builder.Execute(session);
+    if (merged)
+      StoreCommitProfile(MakeLocalFileSystem(), path, merged->profile, &merged->warnings);
+    return merged;
+  });
   interrupt.RaiseIfInterrupted();
   return MergeResultDict(UnwrapWrite(std::move(r), path, source_schema));
 }
@@ -135,10 +141,19 @@ nb::dict Update(const std::string& path, const Sets& set, const std::string& whe
   SessionSettings session = SettingsFromConf(conf);
   InterruptGuard interrupt;
   interrupt.Install(&session);
-  auto r = WithoutGil(
-      [&] { return UpdateSql(MakeLocalFileSystem(), path, set, where, session); });
+  std::vector<std::string> warnings;
+  auto r = WithoutGil([&] {
+    auto updated = UpdateSql(MakeLocalFileSystem(), path, set, where, session);
+    if (updated) {
+      warnings = updated->warnings;
+      StoreCommitProfile(MakeLocalFileSystem(), path, updated->profile, &warnings);
+    }
+    return updated;
+  });
   interrupt.RaiseIfInterrupted();
-  return DmlResultDict(Unwrap(std::move(r)));
+  nb::dict d = DmlResultDict(Unwrap(std::move(r)));
+  d["warnings"] = warnings;
+  return d;
 }
 
 nb::dict Delete(const std::string& path, const std::string& where,
@@ -146,10 +161,19 @@ nb::dict Delete(const std::string& path, const std::string& where,
   SessionSettings session = SettingsFromConf(conf);
   InterruptGuard interrupt;
   interrupt.Install(&session);
-  auto r =
-      WithoutGil([&] { return DeleteSql(MakeLocalFileSystem(), path, where, session); });
+  std::vector<std::string> warnings;
+  auto r = WithoutGil([&] {
+    auto deleted = DeleteSql(MakeLocalFileSystem(), path, where, session);
+    if (deleted) {
+      warnings = deleted->warnings;
+      StoreCommitProfile(MakeLocalFileSystem(), path, deleted->profile, &warnings);
+    }
+    return deleted;
+  });
   interrupt.RaiseIfInterrupted();
-  return DmlResultDict(Unwrap(std::move(r)));
+  nb::dict d = DmlResultDict(Unwrap(std::move(r)));
+  d["warnings"] = warnings;
+  return d;
 }
 
 }  // namespace

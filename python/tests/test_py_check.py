@@ -84,3 +84,21 @@ def test_bad_arguments(orders):
         dg.write_table(orders, load(10), check="auto", on_check_failure="loud")
     with pytest.raises(dg.InvalidInputError, match="no such file|not found|No such"):
         dg.write_table(orders, load(10), check="missing.yml")
+
+
+def test_dml_checks_and_profiles_through_conf(tmp_path, orders):
+    """Table(conf={"deltaguard.check": ...}) runs the tests before MERGE/UPDATE/DELETE
+    commit, and their commits keep profiles like writes do."""
+    tests = tmp_path / "t.yml"
+    tests.write_text(TESTS)
+    table = dg.Table(orders, conf={"deltaguard.check": str(tests)})
+    with pytest.raises(dg.ConstraintViolationError) as err:
+        table.update(set={"status": "'lost'"}, where="order_id = 900001")
+    assert "accepted_values(status)" in str(err.value)
+    assert err.value.check_report.outcome == "failed"
+    assert dg.Table(orders).version == 9
+    result = table.update(set={"status": "'shipped'"}, where="order_id = 900001")
+    assert result["warnings"] == []
+    kept = dg.Table(orders).profiles(10, 10)
+    assert [p.operation for p in kept] == ["UPDATE"]
+    assert kept[0].rows == 2000  # the rewritten file: every row it holds

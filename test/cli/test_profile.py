@@ -145,3 +145,39 @@ def test_backfill_matches_the_writers_statistics_on_corpus_tables(tmp_path):
         checked_tables += 1
     assert checked_tables >= 40 and checked_versions >= 60, (checked_tables,
                                                             checked_versions)
+
+
+def test_merge_update_delete_keep_profiles(tmp_path):
+    """MERGE, UPDATE and DELETE profile every row they stage, in the same pass; the
+    stored profile equals what backfill computes from the files the commit added."""
+    table = str(tmp_path / "t")
+    write(tmp_path, table, pa.table({"id": list(range(100)),
+                                     "amount": [float(i) for i in range(100)],
+                                     "status": ["a", "b"] * 50}))
+    statements = [
+        f"UPDATE delta.`{table}` SET amount = amount * 10 WHERE id < 10",
+        f"DELETE FROM delta.`{table}` WHERE id >= 90",
+        f"MERGE INTO delta.`{table}` t USING (SELECT CASE WHEN id < 3 THEN id ELSE id + "
+        f"200 END AS id, CAST(id AS DOUBLE) AS amount, 'c' AS status FROM delta.`{table}` "
+        f"WHERE id < 5) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET * "
+        f"WHEN NOT MATCHED THEN INSERT *",
+    ]
+    for sql in statements:
+        res = run_cli("sql", sql)
+        assert res.returncode == EXIT_OK, res.describe()
+    kept = json.loads(run_cli("profile", table, "--show", "--format", "json").stdout)
+    assert [(p["version"], p["operation"]) for p in kept] == [
+        (0, "WRITE"), (1, "UPDATE"), (2, "DELETE"), (3, "MERGE")]
+    # backfill the same commits in a copy without its profiles: the same statistics
+    copy = str(tmp_path / "copy")
+    shutil.copytree(table, copy)
+    shutil.rmtree(os.path.join(copy, "_deltaguard"))
+    assert run_cli("profile", copy).returncode == EXIT_OK
+    again = json.loads(run_cli("profile", copy, "--show", "--format", "json").stdout)
+    exact = ("rows", "nulls", "min", "max", "mean")
+    for ours, backfilled in zip(kept, again):
+        assert ours["rows"] == backfilled["rows"] and ours["version"] == backfilled["version"]
+        for column, stats in ours["columns"].items():
+            other = backfilled["columns"][column]
+            assert {k: stats.get(k) for k in exact} == {k: other.get(k) for k in exact}, (
+                ours["version"], column)

@@ -189,10 +189,34 @@ Result<std::unique_ptr<DmlWriter>> DmlWriter::Make(const DmlTarget& target,
   plan.metadata = schema.effective_metadata;
   plan.new_metadata = schema.new_metadata;
   plan.new_protocol = schema.new_protocol;
+  // Column profiles of every staged row, in the same pass (docs/profiles.md "On
+  // write"): copied, updated and inserted rows alike, as backfill would read them.
+  // With `SET deltaguard.check`, the data tests of every staged row too, decided before
+  // the commit (quality/commit_check.h, docs/data_tests.md "At commit time").
+  CommitHooks hooks;
+  w->store_profile_ = ProfilesEnabled(schema.effective_metadata);
+  if (!session.check_tests.empty()) {
+    WriteCheckOptions check;
+    check.tests = session.check_tests;
+    check.baseline = session.check_baseline;
+    w->on_check_failure_ = session.check_on_failure == "warn" ? CheckFailureAction::kWarn
+                                                              : CheckFailureAction::kFail;
+    DELTA_ASSIGN_OR_RETURN(
+        w->check_, CommitCheck::Make(target.fs, target.root, target.name, check, true,
+                                     *schema.schema));
+    w->check_->ForRewrite();
+  }
+  if (w->store_profile_ || w->check_) {
+    w->profiler_ = std::make_shared<ProfileObserver>();
+    hooks.batch_observers.push_back(w->profiler_);
+  }
+  if (w->check_ && w->check_->row_observer()) {
+    hooks.batch_observers.push_back(w->check_->row_observer());
+  }
   DELTA_ASSIGN_OR_RETURN(
       w->funnel_, CommitFunnel::Open(
                       FunnelTable{target.fs, target.root, target.name, target.snapshot},
-                      std::move(plan), CommitHooks{}, session));
+                      std::move(plan), std::move(hooks), session));
   return w;
 }
 
@@ -240,6 +264,22 @@ Result<DmlWriter::Outcome> DmlWriter::Commit(
   txn.ReadFiles(std::move(read));
   outcome.files_added = static_cast<int64_t>(staged.files.size());
   outcome.bytes_added = staged.bytes_added;
+  if (check_ && !staged.files.empty()) {
+    DELTA_ASSIGN_OR_RETURN(CheckReport report, check_->Decide(profiler_->Take(), now));
+    const bool failed = report.outcome() == CheckOutcome::kFailed ||
+                        report.outcome() == CheckOutcome::kError;
+    if (failed && on_check_failure_ == CheckFailureAction::kFail) {
+      return CheckFailedError(report, target_.name);  // the staged files go with funnel
+    }
+    for (const auto& f : report.findings) {
+      if (f.outcome == CheckOutcome::kPassed || f.outcome == CheckOutcome::kSkipped)
+        continue;
+      outcome.warnings.push_back(fmt::format("data test {}{}: {}", f.test,
+                                             f.column.empty() ? "" : " " + f.column,
+                                             f.message));
+    }
+  }
+  std::string operation = op.operation;
   DELTA_ASSIGN_OR_RETURN(
       CommitOutcome committed,
       funnel->Commit(std::move(op), [&](const CommitOutcome&, OperationInfo* info) {
@@ -247,6 +287,13 @@ Result<DmlWriter::Outcome> DmlWriter::Commit(
       }));
   outcome.version = committed.version;
   outcome.commit_attempts = committed.attempts;
+  if (profiler_ && store_profile_ && !staged.files.empty()) {
+    auto profile = std::make_shared<TableProfile>(profiler_->Take());
+    profile->version = committed.version;
+    profile->timestamp_ms = now;
+    profile->operation = std::move(operation);
+    outcome.profile = std::move(profile);
+  }
   return outcome;
 }
 

@@ -23,6 +23,8 @@
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/log/actions.h"
 #include "deltaguard/log/snapshot.h"
+#include "deltaguard/quality/commit_check.h"
+#include "deltaguard/quality/profile_hook.h"
 #include "deltaguard/txn/commit_info.h"
 #include "deltaguard/util/result.h"
 #include "deltaguard/write/commit_funnel.h"
@@ -122,6 +124,11 @@ class DmlWriter {
     int64_t bytes_removed = 0;
     int64_t rows_written = 0;
     int commit_attempts = 0;
+    /// The profile of every row staged (docs/profiles.md "On write"), when the table
+    /// keeps profiles and a version was committed; the caller stores it.
+    std::shared_ptr<const TableProfile> profile;
+    /// Data tests that warned (`SET deltaguard.check`, onFailure warn).
+    std::vector<std::string> warnings;
   };
 
   /// Finish the files and commit: `removed` are removed (dataChange true) and recorded
@@ -141,7 +148,11 @@ class DmlWriter {
   DmlWriter() = default;
   DmlTarget target_;
   SchemaEvolutionStep schema_;
-  std::unique_ptr<CommitFunnel> funnel_;  // null after Abort or Commit
+  std::unique_ptr<CommitFunnel> funnel_;       // null after Abort or Commit
+  std::shared_ptr<ProfileObserver> profiler_;  // null without profiles or checks
+  bool store_profile_ = false;                 // the table keeps profiles
+  std::shared_ptr<CommitCheck> check_;         // SessionSettings::check_tests
+  CheckFailureAction on_check_failure_ = CheckFailureAction::kFail;
 };
 
 /// Spark's operationParameters.predicate: a JSON array of SQL texts, as JSON text.

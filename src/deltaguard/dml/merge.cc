@@ -124,6 +124,8 @@ Result<MergeResult> Merge(FileSystemRef fs, const std::string& path, MergeSpec s
       auto outcome, run.writer().Commit(removed, std::move(read), std::move(op), fill));
   result.version = outcome.version;
   result.commit_attempts = outcome.commit_attempts;
+  result.profile = std::move(outcome.profile);
+  for (auto& w : outcome.warnings) result.warnings.push_back(std::move(w));
   return result;
 }
 

@@ -69,6 +69,8 @@
 
 namespace deltaguard {
 
+struct TableProfile;
+
 /// The session setting the SQL layer maps to MergeSpec::ignore_unmatched_source_columns.
 inline constexpr std::string_view kMergeIgnoreUnmatchedSourceColumnsSetting =
     "deltaguard.merge.ignoreUnmatchedSourceColumns";
@@ -156,6 +158,10 @@ struct MergeResult {
   int commit_attempts = 0;
   /// Set when the MERGE followed a contract (rule 9).
   std::optional<ContractWriteSummary> contract;
+  /// The committed rows' profile when the table keeps profiles (docs/profiles.md); the
+  /// caller stores it (table/profiles.h StoreCommitProfile), since dml cannot write
+  /// the profile table itself.
+  std::shared_ptr<const TableProfile> profile;
 };
 
 /// Run a MERGE into the table at `path` (see the file comment).

@@ -382,6 +382,8 @@ Result<DmlResult> Run(const dml_internal::DmlTarget& target, RowChange& change,
                          writer->Commit(removed, std::move(read), std::move(op), fill));
   result.version = outcome.version;
   result.commit_attempts = outcome.commit_attempts;
+  result.profile = std::move(outcome.profile);
+  for (auto& w : outcome.warnings) result.warnings.push_back(std::move(w));
   return result;
 }
 

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@
 #include "deltaguard/write/write_types.h"
 
 namespace deltaguard {
+
+struct TableProfile;
 
 struct UpdateSpec {
   std::string alias;  ///< optional qualifier of the table's columns
@@ -59,6 +62,12 @@ struct DmlResult {
   int64_t num_removed_bytes = 0;
   int64_t num_files_scanned = 0;  ///< files read (whole-file deletes read none)
   int commit_attempts = 0;
+  /// The committed rows' profile when the table keeps profiles (docs/profiles.md); the
+  /// caller stores it (table/profiles.h StoreCommitProfile), since dml cannot write
+  /// the profile table itself.
+  std::shared_ptr<const TableProfile> profile;
+  /// What the user must see (data tests that warned).
+  std::vector<std::string> warnings;
 };
 
 Result<DmlResult> Update(FileSystemRef fs, const std::string& path,

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "deltaguard/contract/checks.h"
+#include "deltaguard/contract/parse.h"
 #include "deltaguard/contract/yaml_reader.h"
 #include "deltaguard/expr/printer.h"
 #include "deltaguard/util/string_util.h"
@@ -519,6 +520,17 @@ Result<DataTestSuite> ParseDataTests(std::string_view text, std::string_view fil
   return suite;
 }
 
+Result<DataTestSuite> LoadDataTests(const FileSystem& fs, const std::string& path,
+                                    const std::string& contract_object) {
+  DELTA_ASSIGN_OR_RETURN(std::string text, fs.ReadFile(path));
+  if (LooksLikeContract(text)) {
+    DELTA_ASSIGN_OR_RETURN(Contract contract, LoadContractText(text, path));
+    DELTA_ASSIGN_OR_RETURN(const ContractObject* object,
+                           contract.Object(contract_object));
+    return DataTestSuiteFromContract(contract, *object);
+  }
+  return ParseDataTests(text, path);
+}
 bool LooksLikeContract(std::string_view text) {
   return text.find("apiVersion") != std::string_view::npos &&
          text.find("DataContract") != std::string_view::npos;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "deltaguard/contract/contract.h"
+#include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/quality/detectors.h"
 #include "deltaguard/util/result.h"
 
@@ -100,6 +101,12 @@ struct DataTestSuite {
 /// the line and the key: an unknown test or parameter, a threshold of the wrong type,
 /// a severity other than warn|fail|error|off, a malformed regular expression.
 Result<DataTestSuite> ParseDataTests(std::string_view text, std::string_view file);
+
+/// Reads a tests file, or an ODCS contract (its quality rules and implied checks as
+/// row tests; `contract_object` names its schema object when it has several), from the
+/// local file system. Errors name the file and the line.
+Result<DataTestSuite> LoadDataTests(const FileSystem& fs, const std::string& path,
+                                    const std::string& contract_object = "");
 
 /// True when `text` is an ODCS contract (apiVersion + kind: DataContract) rather than
 /// a tests file.

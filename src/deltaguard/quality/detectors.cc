@@ -402,6 +402,41 @@ int Weekday(int64_t ms) {
   return static_cast<int>(((days % 7) + 7 + 3) % 7);  // 1970-01-01 was a Thursday (3)
 }
 
+double MedianDeviation(const std::vector<double>& v) {
+  const double m = Median(v);
+  std::vector<double> dev;
+  for (double x : v) dev.push_back(std::abs(x - m));
+  return Median(dev);
+}
+
+// The day-to-day noise of log rows with the weekly pattern taken out: each commit's
+// log rows against its weekday's mean, pooled over the weekdays with two or more
+// commits (a deviation from the mean of n values is scaled by sqrt(n / (n - 1)), what
+// the mean took from it), as their root mean square: with two weeks of daily commits
+// each weekday has only two, too few for a spread of their own, and a median of so few
+// residuals is too unsteady a yardstick (an outlier day only widens it).
+double SeasonalNoise(const std::vector<const TableProfile*>& base) {
+  std::map<int, std::vector<double>> by_day;
+  for (const TableProfile* t : base) {
+    by_day[Weekday(t->timestamp_ms)].push_back(
+        std::log(static_cast<double>(std::max<int64_t>(t->rows, 1))));
+  }
+  std::vector<double> residuals;
+  for (const auto& [day, logs] : by_day) {
+    if (logs.size() < 2) continue;
+    double mean = 0;
+    for (double l : logs) mean += l;
+    mean /= static_cast<double>(logs.size());
+    const double n = static_cast<double>(logs.size());
+    for (double l : logs)
+      residuals.push_back(std::abs(l - mean) * std::sqrt(n / (n - 1)));
+  }
+  if (residuals.size() < 3) return 0;
+  double ss = 0;
+  for (double r : residuals) ss += r * r;
+  return std::sqrt(ss / static_cast<double>(residuals.size()));
+}
+
 Finding Volume(const TableProfile& cur, const std::vector<const TableProfile*>& base,
                const DetectorOptions& o) {
   Finding f = Make("VOLUME_ANOMALY", "");
@@ -428,9 +463,8 @@ Finding Volume(const TableProfile& cur, const std::vector<const TableProfile*>& 
     rows.push_back(static_cast<double>(t->rows));
   }
   const double median_log = Median(logs);
-  std::vector<double> dev;
-  for (double l : logs) dev.push_back(std::abs(l - median_log));
-  const double mad = 1.4826 * Median(dev);
+  const double mad =
+      pool.size() < base.size() ? SeasonalNoise(base) : 1.4826 * MedianDeviation(logs);
   const double median_rows = Median(rows);
   const double now = static_cast<double>(cur.rows);
   const double change = median_rows > 0 ? now / median_rows - 1 : 0;

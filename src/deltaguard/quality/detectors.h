@@ -6,13 +6,13 @@
 /// load that lost a third of its rows.
 ///
 /// Defaults (each documented with its reason in docs/data_tests.md):
-///  - NULL_RATE_SHIFT: the null rate moved by >= 5 points and by more than 3 standard
+///  - NULL_RATE_SHIFT: the null rate moved by >= 3 points and by more than 3 standard
 ///    deviations of the baseline commits' rates; fail when the column turned (almost)
 ///    all-NULL (>= 95% from <= 50%), else warn.
 ///  - SCALE_SHIFT: p50 and p90 (and p25/p75 when non-zero) all moved by the same power
-///    of ten 10^k, |k| in 1..3, within 10%; fail, naming the factor.
+///    of ten 10^k, |k| in 1..3, within 25%; fail, naming the factor.
 ///  - TIME_OFFSET_SHIFT: the hour-of-day histogram rotated by h hours fits the baseline
-///    at most half as far (total variation) as unrotated, which is >= 0.15 away; fail,
+///    at most half as far (total variation) as unrotated, which is >= 0.10 away; fail,
 ///    naming the hours.
 ///  - NEW_CATEGORY / CATEGORY_DROPPED: for a categorical column (baseline distinct <= 50,
 ///    top values covering >= 99% of it), a value with >= 0.5% of the rows never seen,
@@ -21,9 +21,10 @@
 ///    warn, naming the main pattern before and after.
 ///  - DISTRIBUTION_SHIFT: population stability index over the baseline's deciles >= 0.25
 ///    (and no SCALE_SHIFT of the column); warn.
-///  - VOLUME_ANOMALY: the commit's row count is >= 30% away from the baseline median and
+///  - VOLUME_ANOMALY: the commit's row count is >= 18% away from the baseline median and
 ///    more than 3 robust standard deviations (MAD) of log rows; with two weeks of daily
-///    commits the baseline is the same weekday's; warn.
+///    commits the baseline is the same weekday's and the spread the day-to-day noise
+///    with the weekly pattern taken out; warn.
 /// A detector needs enough data to speak (>= 3 baseline commits for rates and volume,
 /// >= 100 values on each side for distributions); otherwise it is skipped, not passed.
 #pragma once
@@ -76,16 +77,16 @@ struct Finding {
 
 /// Tunables of the default detectors (the defaults above).
 struct DetectorOptions {
-  double null_rate_points = 0.05;
+  double null_rate_points = 0.03;
   double sigmas = 3.0;
-  double scale_tolerance = 0.10;
-  double time_tv_min = 0.15;
+  double scale_tolerance = 0.25;
+  double time_tv_min = 0.10;
   double new_category_share = 0.005;
   double dropped_category_share = 0.05;
   int64_t categorical_max_distinct = 50;
   double format_tv = 0.5;
   double psi = 0.25;
-  double volume_change = 0.30;
+  double volume_change = 0.18;
   int64_t min_values = 100;
   int64_t min_commits = 3;
 };

@@ -194,8 +194,11 @@ TEST(DetectorsTest, ColumnTurnsNullAndVolumeDrops) {
   EXPECT_THAT(Names(Raised(Check(small_shift))),
               ElementsAre("warning NULL_RATE_SHIFT email"));
   Load under;
-  under.null_email = 0.04;  // 3 points: under the 5-point threshold
+  under.null_email = 0.025;  // 1.5 points: under the 3-point threshold
   EXPECT_THAT(Names(Raised(Check(under))), ElementsAre());
+  Load edge;
+  edge.null_email = 0.05;  // 4 points: over it
+  EXPECT_THAT(Names(Raised(Check(edge))), ElementsAre("warning NULL_RATE_SHIFT email"));
 }
 
 TEST(DetectorsTest, TooLittleBaselineIsSkippedNotPassed) {

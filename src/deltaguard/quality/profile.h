@@ -37,6 +37,9 @@ namespace deltaguard {
 
 /// Values per batch and leaf the sampled sketches see (stride = ceil(rows / this)).
 inline constexpr int64_t kSketchValuesPerBatch = 1024;
+/// The weighted sketches (top values, patterns, hours of day) see every one of a leaf's
+/// first this many values before they sample.
+inline constexpr int64_t kExactValues = 65536;
 
 /// What kind of values a leaf holds, for the statistics that apply.
 enum class ProfileKind : uint8_t {

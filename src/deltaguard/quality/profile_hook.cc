@@ -2,7 +2,15 @@
 
 #include "deltaguard/quality/profile_hook.h"
 
+#include "deltaguard/util/string_util.h"
+#include "deltaguard/write/table_state.h"
+
 namespace deltaguard {
+
+bool ProfilesEnabled(const Metadata& metadata) {
+  auto value = metadata.GetConfig(kProfilesProperty);
+  return value && EqualsIgnoreCase(Trim(*value), "true");
+}
 
 Status ProfileObserver::OnBatch(std::shared_ptr<arrow::RecordBatch>* batch,
                                 const BatchInfo& /*info*/) {

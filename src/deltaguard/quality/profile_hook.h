@@ -10,10 +10,15 @@
 #include <optional>
 #include <string_view>
 
+#include "deltaguard/protocol/metadata.h"
 #include "deltaguard/quality/profile.h"
 #include "deltaguard/write/commit_hooks.h"
 
 namespace deltaguard {
+
+/// Whether writes to a table with `metadata` keep profiles (the table property
+/// `deltaguard.profiles` is "true"; docs/profiles.md).
+bool ProfilesEnabled(const Metadata& metadata);
 
 class ProfileObserver final : public BatchObserver {
  public:

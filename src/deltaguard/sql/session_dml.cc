@@ -23,6 +23,7 @@
 #include "deltaguard/dml/merge.h"
 #include "deltaguard/dml/update_delete.h"
 #include "deltaguard/sql/session_internal.h"
+#include "deltaguard/table/profiles.h"
 
 namespace deltaguard::internal {
 namespace {
@@ -152,8 +153,10 @@ Result<StatementResult> ExecuteMerge(SessionState& state, const MergeStmt& stmt)
   if (!m.added_columns.empty()) {
     message += fmt::format("; added columns [{}]", fmt::join(m.added_columns, ", "));
   }
+  std::vector<std::string> m_warnings = m.warnings;
+  StoreCommitProfile(state.options.fs, table.path, m.profile, &m_warnings);
   std::vector<std::string> warnings;
-  for (const std::string& w : m.warnings) {
+  for (const std::string& w : m_warnings) {
     warnings.push_back(NameTableIn(w, table, stmt.target));
     message += fmt::format("\nWARNING: {}", warnings.back());
   }
@@ -183,6 +186,8 @@ Result<StatementResult> ExecuteUpdate(SessionState& state, const UpdateStmt& stm
                   fmt::format("Updated {} rows of {} (version {})",
                               updated->num_updated_rows, shown, updated->version)));
   if (updated->version >= 0) result.committed_version = updated->version;
+  result.warnings = updated->warnings;
+  StoreCommitProfile(state.options.fs, table.path, updated->profile, &result.warnings);
   return result;
 }
 
@@ -207,6 +212,8 @@ Result<StatementResult> ExecuteDelete(SessionState& state, const DeleteStmt& stm
       rows.Finish("DELETE", fmt::format("Deleted {} rows from {} (version {})", count,
                                         shown, deleted->version)));
   if (deleted->version >= 0) result.committed_version = deleted->version;
+  result.warnings = deleted->warnings;
+  StoreCommitProfile(state.options.fs, table.path, deleted->profile, &result.warnings);
   return result;
 }
 

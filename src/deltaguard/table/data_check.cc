@@ -7,62 +7,16 @@
 #include <algorithm>
 #include <set>
 
-#include "deltaguard/contract/parse.h"
 #include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/log/snapshot.h"
 #include "deltaguard/quality/data_test_eval.h"
+#include "deltaguard/quality/profile_store.h"
 #include "deltaguard/quality/row_tests.h"
 #include "deltaguard/table/profiles.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/write/table_path.h"
 
 namespace deltaguard {
-
-Result<DataTestSuite> LoadDataTests(const FileSystem& fs, const std::string& path,
-                                    const std::string& contract_object) {
-  DELTA_ASSIGN_OR_RETURN(std::string text, fs.ReadFile(path));
-  if (LooksLikeContract(text)) {
-    DELTA_ASSIGN_OR_RETURN(Contract contract, LoadContractText(text, path));
-    DELTA_ASSIGN_OR_RETURN(const ContractObject* object,
-                           contract.Object(contract_object));
-    return DataTestSuiteFromContract(contract, *object);
-  }
-  return ParseDataTests(text, path);
-}
-
-Result<std::vector<TableProfile>> CheckHistory(const FileSystemRef& fs,
-                                               const std::string& table_root,
-                                               int64_t version,
-                                               const BaselineSpec& spec) {
-  const int64_t last = version >= 0 ? version : std::numeric_limits<int64_t>::max();
-  DELTA_ASSIGN_OR_RETURN(auto history,
-                         ReadProfiles(fs, table_root, 0, version >= 0 ? version : -1));
-  // Profile the commits the check needs that have no stored profile: the checked one,
-  // and (for a trailing number of commits) the ones before it, newest first.
-  std::set<int64_t> have;
-  for (const auto& p : history) have.insert(p.version);
-  DELTA_ASSIGN_OR_RETURN(auto versions, ListCommitVersions(*fs, table_root));
-  std::vector<int64_t> wanted;
-  const int64_t reach = spec.commits + (version >= 0 ? 1 : 0);
-  for (auto it = versions.rbegin(); it != versions.rend(); ++it) {
-    if (*it > last) continue;
-    const bool in_reach = spec.kind == BaselineSpec::Kind::kDuration ||
-                          static_cast<int64_t>(wanted.size()) < reach;
-    if (!in_reach) break;
-    wanted.push_back(*it);
-  }
-  for (int64_t v : wanted) {
-    if (have.count(v)) continue;
-    auto computed = ProfileCommit(fs, table_root, v);
-    if (!computed) {
-      return WithContext(computed.error(), fmt::format("profiling version {} of '{}' for "
-                                                       "the check",
-                                                       v, table_root));
-    }
-    history.push_back(std::move(*computed));
-  }
-  return history;
-}
 
 namespace {
 

@@ -1,14 +1,15 @@
-// Profiles of a table's commits (table/profiles.h): the profile table read and
-// appended, and backfill from the files a commit added.
+// Profiles of a table's commits (table/profiles.h): the profile table appended, and
+// backfill from the files a commit added (reading is quality/profile_store.h's).
 
 #include "deltaguard/table/profiles.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 #include "deltaguard/arrow/status.h"
-#include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/log/snapshot.h"
 #include "deltaguard/quality/profile_table.h"
 #include "deltaguard/table/table.h"
@@ -18,64 +19,6 @@
 #include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
-namespace {
-
-struct CommitFacts {
-  std::set<std::string> added;  // add paths with dataChange
-  int64_t timestamp_ms = 0;
-  std::string operation;
-};
-
-Result<CommitFacts> ReadCommitFacts(const FileSystemRef& fs, const std::string& root,
-                                    int64_t version) {
-  DELTA_ASSIGN_OR_RETURN(auto actions, ReadCommit(*fs, root, version));
-  CommitFacts facts;
-  for (const auto& action : actions) {
-    if (const auto* add = std::get_if<AddFile>(&action)) {
-      if (add->data_change) facts.added.insert(add->path);
-    } else if (const auto* info = std::get_if<CommitInfo>(&action)) {
-      facts.timestamp_ms =
-          info->in_commit_timestamp.value_or(info->timestamp.value_or(0));
-      facts.operation = info->operation.value_or("");
-    }
-  }
-  return facts;
-}
-
-}  // namespace
-
-bool ProfilesEnabled(const Metadata& metadata) {
-  auto value = metadata.GetConfig(kProfilesProperty);
-  return value && EqualsIgnoreCase(Trim(*value), "true");
-}
-
-Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::string& root,
-                                               int64_t from, int64_t to) {
-  DELTA_ASSIGN_OR_RETURN(std::string table_root, NormalizeTablePath(root));
-  const std::string path = ProfileTablePath(table_root);
-  DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, path));
-  if (!snapshot) return std::vector<TableProfile>{};
-  // A profile table that does not read is an error naming it, never "no profiles".
-  auto read = [&]() -> Result<std::vector<TableProfile>> {
-    DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snapshot, ScanOptions{}));
-    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-    while (true) {
-      DELTA_ASSIGN_OR_RETURN(auto batch, scan->Next());
-      if (!batch) break;
-      batches.push_back(std::move(batch));
-    }
-    return ProfilesFromRows(batches);
-  };
-  auto profiles = read();
-  if (!profiles) {
-    return WithContext(profiles.error(), fmt::format("profile table '{}'", path));
-  }
-  std::vector<TableProfile> out;
-  for (auto& p : *profiles) {
-    if (p.version >= from && (to < 0 || p.version <= to)) out.push_back(std::move(p));
-  }
-  return out;
-}
 
 Result<int64_t> StoreProfile(FileSystemRef fs, const std::string& root,
                              const TableProfile& profile) {
@@ -100,6 +43,19 @@ Result<int64_t> StoreProfile(FileSystemRef fs, const std::string& root,
   return written->version;
 }
 
+void StoreCommitProfile(FileSystemRef fs, const std::string& root,
+                        const std::shared_ptr<const TableProfile>& profile,
+                        std::vector<std::string>* warnings) {
+  if (!profile || profile->columns.empty()) return;
+  auto stored = StoreProfile(fs, root, *profile);
+  if (!stored) {
+    warnings->push_back(fmt::format(
+        "the profile of version {} was not stored ({}); `deltaguard profile {}` "
+        "computes it again from the data",
+        profile->version, stored.error().message, root));
+  }
+}
+
 void StoreWriteProfile(FileSystemRef fs, const std::string& root, TableProfile profile,
                        int64_t version, int64_t timestamp_ms, std::string operation,
                        std::vector<std::string>* warnings) {
@@ -114,42 +70,6 @@ void StoreWriteProfile(FileSystemRef fs, const std::string& root, TableProfile p
         "computes it again from the data",
         version, stored.error().message, root));
   }
-}
-
-Result<std::set<std::string>> CommitAddedFiles(const FileSystemRef& fs,
-                                               const std::string& root, int64_t version) {
-  DELTA_ASSIGN_OR_RETURN(CommitFacts facts, ReadCommitFacts(fs, root, version));
-  return std::move(facts.added);
-}
-
-Result<TableProfile> ProfileCommit(FileSystemRef fs, const std::string& root,
-                                   int64_t version) {
-  DELTA_ASSIGN_OR_RETURN(std::string table_root, NormalizeTablePath(root));
-  DELTA_ASSIGN_OR_RETURN(CommitFacts facts, ReadCommitFacts(fs, table_root, version));
-  TableProfile out;
-  out.version = version;
-  out.timestamp_ms = facts.timestamp_ms;
-  out.operation = facts.operation;
-  if (facts.added.empty()) return out;
-  SnapshotSpec spec;
-  spec.version = version;
-  DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, OpenSnapshot(fs, table_root, spec));
-  ScanOptions options;
-  options.file_filter = [&facts](const AddFile& f) {
-    return facts.added.count(f.path) > 0;
-  };
-  DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snapshot, options));
-  DELTA_ASSIGN_OR_RETURN(Profiler profiler, Profiler::Make(scan->output_schema()));
-  while (true) {
-    DELTA_ASSIGN_OR_RETURN(auto batch, scan->Next());
-    if (!batch) break;
-    DELTA_RETURN_IF_ERROR(profiler.Add(*batch));
-  }
-  TableProfile profiled = profiler.Snapshot();
-  profiled.version = out.version;
-  profiled.timestamp_ms = out.timestamp_ms;
-  profiled.operation = out.operation;
-  return profiled;
 }
 
 Result<BackfillResult> BackfillProfiles(FileSystemRef fs, const std::string& root,

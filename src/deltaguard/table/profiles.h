@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -14,18 +16,12 @@
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/protocol/metadata.h"
 #include "deltaguard/quality/profile.h"
+#include "deltaguard/quality/profile_hook.h"
+#include "deltaguard/quality/profile_store.h"
 #include "deltaguard/util/result.h"
 #include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
-
-/// Whether writes to a table with `metadata` keep profiles (the property is "true").
-bool ProfilesEnabled(const Metadata& metadata);
-
-/// The profiles stored for the table at `root` with versions in [from, to] (to < 0: no
-/// upper bound), ascending; none when the table has no profile table yet.
-Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::string& root,
-                                               int64_t from = 0, int64_t to = -1);
 
 /// Appends `profile` (its version set) to the profile table of the table at `root`,
 /// creating the profile table on first use; returns the profile table's version.
@@ -39,16 +35,12 @@ void StoreWriteProfile(FileSystemRef fs, const std::string& root, TableProfile p
                        int64_t version, int64_t timestamp_ms, std::string operation,
                        std::vector<std::string>* warnings);
 
-/// The profile of the rows commit `version` of the table at `root` added (its add
-/// actions with dataChange, read at that version with their deletion vectors); rows 0
-/// and no columns for a commit that added none.
-Result<TableProfile> ProfileCommit(FileSystemRef fs, const std::string& root,
-                                   int64_t version);
-
-/// The paths of the files commit `version` added with dataChange (what its profile and
-/// a check's row tests read).
-Result<std::set<std::string>> CommitAddedFiles(const FileSystemRef& fs,
-                                               const std::string& root, int64_t version);
+/// After a MERGE, UPDATE or DELETE: stores the profile its writer built of every row it
+/// staged (dml's results carry it; null when profiles are off or nothing was
+/// committed), with the same rule as StoreWriteProfile.
+void StoreCommitProfile(FileSystemRef fs, const std::string& root,
+                        const std::shared_ptr<const TableProfile>& profile,
+                        std::vector<std::string>* warnings);
 
 struct BackfillResult {
   std::vector<int64_t> profiled;     ///< computed and stored now

@@ -17,7 +17,7 @@
 #include "deltaguard/constraints/constraints.h"
 #include "deltaguard/exec/batch_conformer.h"
 #include "deltaguard/exec/constraint_checker.h"
-#include "deltaguard/table/commit_check.h"
+#include "deltaguard/quality/commit_check.h"
 #include "deltaguard/table/table.h"
 #include "deltaguard/table/write_routed_internal.h"
 #include "deltaguard/write/commit_hooks.h"

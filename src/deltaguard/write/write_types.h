@@ -97,7 +97,7 @@ enum class CheckFailureAction : uint8_t {
 
 /// Data tests at commit time: the incoming rows' profile and row tests against the
 /// table's baseline, decided after the data files are staged and before the commit
-/// (table/commit_check.h).
+/// (quality/commit_check.h).
 struct WriteCheckOptions {
   std::string tests = "auto";  ///< "auto" (default detectors) or a tests file / contract
   std::string baseline;        ///< "": the tests file's, else trailing:14

@@ -1,4 +1,4 @@
-/// \file deltaguard/table/commit_check.h
+/// \file deltaguard/quality/commit_check.h
 /// Data tests at commit time (docs/data_tests.md "At commit time"): a write with
 /// WriteOptions::check profiles its rows and counts its row tests in the same pass as
 /// the data files are written, then, after the files are staged and before the commit,
@@ -9,6 +9,8 @@
 /// warn commits and reports; quarantine routes the rows breaking a row test to the
 /// quarantine table (RowConstraints) and, when a test of the whole batch fails (a
 /// detector, row_count, unique...), holds the whole batch there instead of the table.
+/// WriteTable and the quarantine write (table/) and MERGE, UPDATE and DELETE (dml/,
+/// through SessionSettings' check settings) make one.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +50,13 @@ class CommitCheck {
 
   /// The suite on the staged rows, whose profile is `profile`, at time `now_ms`.
   Result<CheckReport> Decide(TableProfile profile, int64_t now_ms) const;
+
+  /// For a MERGE, UPDATE or DELETE: turns off the detectors that compare the rows'
+  /// mix with a load's (VOLUME_ANOMALY, DISTRIBUTION_SHIFT, CATEGORY_DROPPED). A
+  /// rewrite holds the rows of the files it touched, a subset chosen by its predicate,
+  /// so their number and mix legitimately differ from a load's; what the rows mean
+  /// (scale, time zone, new values, format, NULLs) and the named tests still apply.
+  void ForRewrite();
 
  private:
   CommitCheck() = default;
