@@ -271,13 +271,7 @@ Result<DmlWriter::Outcome> DmlWriter::Commit(
     if (failed && on_check_failure_ == CheckFailureAction::kFail) {
       return CheckFailedError(report, target_.name);  // the staged files go with funnel
     }
-    for (const auto& f : report.findings) {
-      if (f.outcome == CheckOutcome::kPassed || f.outcome == CheckOutcome::kSkipped)
-        continue;
-      outcome.warnings.push_back(fmt::format("data test {}{}: {}", f.test,
-                                             f.column.empty() ? "" : " " + f.column,
-                                             f.message));
-    }
+    outcome.warnings = CheckWarnings(report);
   }
   std::string operation = op.operation;
   DELTA_ASSIGN_OR_RETURN(

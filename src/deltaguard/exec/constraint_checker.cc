@@ -373,38 +373,54 @@ Result<SplitBatch> ConstraintChecker::Split(
                                  ErrorCode::kInternal, context);
     bad = filtered.record_batch();
   }
-  arrow::StringBuilder names;
-  arrow::TimestampBuilder times(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
-                                arrow::default_memory_pool());
-  const int64_t now = now_micros >= 0 ? now_micros : NowMicros();
+  // The violating rows with the name of the first violated constraint and the time.
+  std::vector<std::string> reasons;
+  reasons.reserve(static_cast<size_t>(num_violating));
   for (int64_t i = 0; i < n; ++i) {
     if (first_violated[i] < 0) continue;
     const size_t which = static_cast<size_t>(first_violated[i]);
-    const std::string name = which < constraints_.size()
-                                 ? constraints_[which].constraint.Describe()
-                                 : limits_[which - constraints_.size()].Describe();
-    DELTA_ARROW_RETURN_NOT_OK(names.Append(name), ErrorCode::kInternal, context);
-    DELTA_ARROW_RETURN_NOT_OK(times.Append(now), ErrorCode::kInternal, context);
+    reasons.push_back(which < constraints_.size()
+                          ? constraints_[which].constraint.Describe()
+                          : limits_[which - constraints_.size()].Describe());
+  }
+  DELTA_ASSIGN_OR_RETURN(
+      bad,
+      WithQuarantineColumns(bad, reasons, now_micros >= 0 ? now_micros : NowMicros()));
+  out.violating = std::move(bad);
+  return out;
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> WithQuarantineColumns(
+    const std::shared_ptr<arrow::RecordBatch>& rows,
+    const std::vector<std::string>& reasons, int64_t now_micros) {
+  const char* what = "quarantine columns";
+  arrow::StringBuilder names;
+  arrow::TimestampBuilder times(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
+                                arrow::default_memory_pool());
+  for (int64_t i = 0; i < rows->num_rows(); ++i) {
+    DELTA_ARROW_RETURN_NOT_OK(names.Append(reasons[static_cast<size_t>(i)]),
+                              ErrorCode::kInternal, what);
+    DELTA_ARROW_RETURN_NOT_OK(times.Append(now_micros), ErrorCode::kInternal, what);
   }
   std::shared_ptr<arrow::Array> names_array;
   std::shared_ptr<arrow::Array> times_array;
-  DELTA_ARROW_RETURN_NOT_OK(names.Finish(&names_array), ErrorCode::kInternal, context);
-  DELTA_ARROW_RETURN_NOT_OK(times.Finish(&times_array), ErrorCode::kInternal, context);
+  DELTA_ARROW_RETURN_NOT_OK(names.Finish(&names_array), ErrorCode::kInternal, what);
+  DELTA_ARROW_RETURN_NOT_OK(times.Finish(&times_array), ErrorCode::kInternal, what);
+  std::shared_ptr<arrow::RecordBatch> out = rows;
   DELTA_ARROW_ASSIGN_OR_RETURN(
-      bad,
-      bad->AddColumn(
-          bad->num_columns(),
+      out,
+      out->AddColumn(
+          out->num_columns(),
           arrow::field(std::string(kQuarantineConstraintColumn), arrow::utf8()),
           names_array),
-      ErrorCode::kInternal, context);
+      ErrorCode::kInternal, what);
   DELTA_ARROW_ASSIGN_OR_RETURN(
-      bad,
-      bad->AddColumn(
-          bad->num_columns(),
+      out,
+      out->AddColumn(
+          out->num_columns(),
           arrow::field(std::string(kQuarantineTimeColumn), times_array->type()),
           times_array),
-      ErrorCode::kInternal, context);
-  out.violating = std::move(bad);
+      ErrorCode::kInternal, what);
   return out;
 }
 

@@ -139,6 +139,13 @@ Result<int64_t> CountPredicateViolations(
     const arrow::RecordBatch& batch, size_t max_samples,
     std::vector<std::string>* samples);
 
+/// `rows` with the quarantine table's two columns appended: `_violated_constraint` =
+/// reasons[i] for row i and `_quarantined_at` = `now_micros` (UTC). `reasons` has one
+/// entry per row.
+Result<std::shared_ptr<arrow::RecordBatch>> WithQuarantineColumns(
+    const std::shared_ptr<arrow::RecordBatch>& rows,
+    const std::vector<std::string>& reasons, int64_t now_micros);
+
 /// Scans every live row of `snapshot` and counts the rows where `predicate_sql` is not
 /// TRUE (FALSE or NULL), keeping up to `max_samples` sample rows. `name` only labels
 /// the result. Errors: the predicate does not parse or bind to BOOLEAN against the

@@ -114,6 +114,17 @@ bool Failed(const Finding& f) {
 
 }  // namespace
 
+std::vector<std::string> CheckWarnings(const CheckReport& report) {
+  std::vector<std::string> out;
+  for (const auto& f : report.findings) {
+    if (f.outcome == CheckOutcome::kPassed || f.outcome == CheckOutcome::kSkipped)
+      continue;
+    out.push_back(fmt::format("data test {}{}: {}", f.test,
+                              f.column.empty() ? "" : " " + f.column, f.message));
+  }
+  return out;
+}
+
 std::string FailedTests(const CheckReport& report) {
   std::string out;
   for (const auto& f : report.findings) {

@@ -71,6 +71,11 @@ class CommitCheck {
 /// The summary a WriteResult carries.
 WriteCheckSummary SummarizeCheck(const CheckReport& report);
 
+/// The warnings a write reports for the findings that did not pass (warned, failed
+/// under --on-check-failure warn, or could not run): "data test NEW_CATEGORY status:
+/// ...".
+std::vector<std::string> CheckWarnings(const CheckReport& report);
+
 /// The failed tests in one line ("SCALE_SHIFT amount (factor 100); NEW_CATEGORY
 /// status"), as a held batch's `_violated_constraint` and the error name them.
 std::string FailedTests(const CheckReport& report);

@@ -21,6 +21,7 @@
 #include "deltaguard/expr/binder.h"
 #include "deltaguard/expr/parser.h"
 #include "deltaguard/io/parquet/table_scan.h"
+#include "deltaguard/quality/row_tests.h"
 #include "deltaguard/util/report_format.h"
 #include "deltaguard/util/string_util.h"
 
@@ -149,22 +150,6 @@ void SchemaChecks(const ContractObject& object, const Snapshot& snapshot,
                           0,
                           {},
                           std::move(message)});
-}
-
-// The key of row `row` over `arrays` as bytes (a value's text with its type's tag),
-// or nullopt when a column is NULL there (NULLs never count as duplicates).
-std::optional<std::string> RowKey(
-    const std::vector<std::shared_ptr<arrow::Array>>& arrays, int64_t row) {
-  std::string key;
-  for (const auto& a : arrays) {
-    if (a->IsNull(row)) return std::nullopt;
-    std::string value;
-    AppendTextValue(*a, row, /*csv=*/true, &value);
-    key += std::to_string(value.size());
-    key += ':';
-    key += value;
-  }
-  return key;
 }
 
 struct RowCheck {
@@ -345,8 +330,10 @@ class Tester {
         arrays.push_back(std::move(array));
       }
       if (arrays.size() != d.columns.size()) continue;
+      std::vector<const arrow::Array*> raw;
+      for (const auto& a : arrays) raw.push_back(a.get());
       for (int64_t row = 0; row < batch.num_rows(); ++row) {
-        auto key = RowKey(arrays, row);
+        auto key = RowKey(raw, row);
         if (!key || d.seen.insert(*key).second) continue;
         ++d.duplicates;
         if (d.samples.size() < options_.max_samples) {

@@ -57,7 +57,8 @@ std::optional<std::string> Resolve(const StructType& schema, const std::string& 
   return out;
 }
 
-// The key of `row` over `arrays` (NULL in any column: no key; NULLs never repeat).
+}  // namespace
+
 std::optional<std::string> RowKey(const std::vector<const arrow::Array*>& arrays,
                                   int64_t row) {
   std::string key;
@@ -71,8 +72,6 @@ std::optional<std::string> RowKey(const std::vector<const arrow::Array*>& arrays
   }
   return key;
 }
-
-}  // namespace
 
 struct RowTestRunner::Impl {
   std::vector<PredicateTest> predicates;

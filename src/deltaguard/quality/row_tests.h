@@ -23,6 +23,12 @@
 
 namespace deltaguard {
 
+/// The key of `row` over `arrays` (each value's text, length-prefixed), or nullopt when
+/// a column is NULL there: NULLs never count as duplicates (dbt's `unique`, ODCS
+/// duplicateValues).
+std::optional<std::string> RowKey(const std::vector<const arrow::Array*>& arrays,
+                                  int64_t row);
+
 /// One row test's count.
 struct RowTestCount {
   size_t test = 0;  ///< index into DataTestSuite::tests

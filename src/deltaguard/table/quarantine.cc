@@ -191,38 +191,6 @@ class QuarantineRouter final : public BatchObserver {
   std::vector<std::shared_ptr<arrow::RecordBatch>> held_;
 };
 
-// `rows` (good rows in the table's schema) with `_violated_constraint` = reason and
-// `_quarantined_at` = now, as the quarantine table stores them.
-Result<std::shared_ptr<arrow::RecordBatch>> WithReason(
-    const std::shared_ptr<arrow::RecordBatch>& rows, const std::string& reason,
-    int64_t now) {
-  arrow::StringBuilder names;
-  arrow::TimestampBuilder times(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
-                                arrow::default_memory_pool());
-  const char* what = "held batch";
-  for (int64_t i = 0; i < rows->num_rows(); ++i) {
-    DELTA_ARROW_RETURN_NOT_OK(names.Append(reason), ErrorCode::kInternal, what);
-    DELTA_ARROW_RETURN_NOT_OK(times.Append(now), ErrorCode::kInternal, what);
-  }
-  std::shared_ptr<arrow::Array> n;
-  std::shared_ptr<arrow::Array> t;
-  DELTA_ARROW_RETURN_NOT_OK(names.Finish(&n), ErrorCode::kInternal, what);
-  DELTA_ARROW_RETURN_NOT_OK(times.Finish(&t), ErrorCode::kInternal, what);
-  std::shared_ptr<arrow::RecordBatch> out = rows;
-  DELTA_ARROW_ASSIGN_OR_RETURN(
-      out,
-      out->AddColumn(
-          out->num_columns(),
-          arrow::field(std::string(kQuarantineConstraintColumn), arrow::utf8()), n),
-      ErrorCode::kInternal, what);
-  DELTA_ARROW_ASSIGN_OR_RETURN(
-      out,
-      out->AddColumn(out->num_columns(),
-                     arrow::field(std::string(kQuarantineTimeColumn), t->type()), t),
-      ErrorCode::kInternal, what);
-  return out;
-}
-
 // Commit the violating rows to the quarantine table (created when absent).
 Result<WriteResult> WriteQuarantine(const FileSystemRef& fs, const std::string& qpath,
                                     const StructType& table_schema,
@@ -355,7 +323,12 @@ Result<QuarantineWriteResult> RouteAndWrite(
     std::vector<std::shared_ptr<arrow::RecordBatch>> rows =
         std::move(router->violating());
     for (const auto& good : router->held()) {
-      DELTA_ASSIGN_OR_RETURN(auto with_reason, WithReason(good, reason, now));
+      DELTA_ASSIGN_OR_RETURN(
+          auto with_reason,
+          WithQuarantineColumns(
+              good,
+              std::vector<std::string>(static_cast<size_t>(good->num_rows()), reason),
+              now));
       rows.push_back(std::move(with_reason));
     }
     if (rows.empty()) return OkStatus();

@@ -510,13 +510,7 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
                         report.outcome() == CheckOutcome::kError;
     if (report.outcome() == CheckOutcome::kWarning ||
         (failed && options.check->on_failure == CheckFailureAction::kWarn)) {
-      for (const auto& f : report.findings) {
-        if (f.outcome == CheckOutcome::kPassed || f.outcome == CheckOutcome::kSkipped)
-          continue;
-        result.warnings.push_back(fmt::format("data test {}{}: {}", f.test,
-                                              f.column.empty() ? "" : " " + f.column,
-                                              f.message));
-      }
+      for (auto& w : CheckWarnings(report)) result.warnings.push_back(std::move(w));
     }
     if (failed && options.check->on_failure == CheckFailureAction::kFail) {
       return CheckFailedError(report, path);
