@@ -230,10 +230,11 @@ schema:
     ("columns:\n  amout: [not_null]\n", "t.yml:2: test not_null(amout): column 'amout'"),
     ("columns: [\n", "t.yml"),
 ])
-def test_bad_tests_file_names_file_and_line(tmp_path, orders, text, message):
+def test_bad_tests_file_names_file_and_line(tmp_path, orders, text, message,
+                                            monkeypatch):
     tests = tmp_path / "t.yml"
     tests.write_text(text)
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     for res in (run_cli("check", orders, "--tests", "t.yml"),
                 write(tmp_path, orders, load(10), "--check", "t.yml")):
         assert res.returncode == EXIT_USAGE, res.describe()
