@@ -264,8 +264,11 @@ Result<DmlWriter::Outcome> DmlWriter::Commit(
   txn.ReadFiles(std::move(read));
   outcome.files_added = static_cast<int64_t>(staged.files.size());
   outcome.bytes_added = staged.bytes_added;
+  TableProfile staged_profile;  // taken once when the data tests need it
   if (check_ && !staged.files.empty()) {
-    DELTA_ASSIGN_OR_RETURN(CheckReport report, check_->Decide(profiler_->Take(), now));
+    staged_profile = profiler_->Take();
+    staged_profile.timestamp_ms = now;
+    DELTA_ASSIGN_OR_RETURN(CheckReport report, check_->Decide(staged_profile));
     const bool failed = report.outcome() == CheckOutcome::kFailed ||
                         report.outcome() == CheckOutcome::kError;
     if (failed && on_check_failure_ == CheckFailureAction::kFail) {
@@ -282,7 +285,8 @@ Result<DmlWriter::Outcome> DmlWriter::Commit(
   outcome.version = committed.version;
   outcome.commit_attempts = committed.attempts;
   if (profiler_ && store_profile_ && !staged.files.empty()) {
-    auto profile = std::make_shared<TableProfile>(profiler_->Take());
+    auto profile = std::make_shared<TableProfile>(check_ ? std::move(staged_profile)
+                                                         : profiler_->Take());
     profile->version = committed.version;
     profile->timestamp_ms = now;
     profile->operation = std::move(operation);

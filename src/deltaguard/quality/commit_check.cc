@@ -58,9 +58,7 @@ std::vector<Constraint> CommitCheck::RowConstraints() const {
   return out;
 }
 
-Result<CheckReport> CommitCheck::Decide(TableProfile profile, int64_t now_ms) const {
-  profile.version = -1;
-  profile.timestamp_ms = now_ms;
+Result<CheckReport> CommitCheck::Decide(const TableProfile& profile) const {
   std::vector<RowTestCount> counts;
   if (rows_) counts = rows_->Counts();
   CheckReport report;

@@ -48,8 +48,10 @@ class CommitCheck {
   /// checks per row ("data test accepted_values(status)").
   std::vector<Constraint> RowConstraints() const;
 
-  /// The suite on the staged rows, whose profile is `profile`, at time `now_ms`.
-  Result<CheckReport> Decide(TableProfile profile, int64_t now_ms) const;
+  /// The suite on the staged rows, whose profile is `profile` (version -1: not
+  /// committed; timestamp_ms: the commit's time). The caller keeps the profile to
+  /// store it after the commit, so it is taken from the observer once.
+  Result<CheckReport> Decide(const TableProfile& profile) const;
 
   /// For a MERGE, UPDATE or DELETE: turns off the detectors that compare the rows'
   /// mix with a load's (VOLUME_ANOMALY, DISTRIBUTION_SHIFT, CATEGORY_DROPPED). A

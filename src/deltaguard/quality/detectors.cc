@@ -136,13 +136,6 @@ bool Ascending(const ColumnProfile& cur, const ColumnBaseline& b) {
 Finding Scale(const ColumnProfile& cur, const ColumnBaseline& b,
               const DetectorOptions& o) {
   Finding f = Make("SCALE_SHIFT", cur.column);
-  if (Ascending(cur, b)) {
-    f.outcome = CheckOutcome::kSkipped;
-    f.message =
-        "an ascending column (a sequence or a load date): its scale grows by "
-        "design";
-    return f;
-  }
   const double p50 = cur.quantiles.Quantile(0.5), b50 = b.merged.quantiles.Quantile(0.5);
   const double p90 = cur.quantiles.Quantile(0.9), b90 = b.merged.quantiles.Quantile(0.9);
   f.observed = fmt::format("p50 {:.6g}, p90 {:.6g}", p50, p90);
@@ -360,13 +353,6 @@ Finding Format(const ColumnProfile& cur, const ColumnBaseline& b,
 Finding Distribution(const ColumnProfile& cur, const ColumnBaseline& b,
                      const DetectorOptions& o) {
   Finding f = Make("DISTRIBUTION_SHIFT", cur.column);
-  if (Ascending(cur, b)) {
-    f.outcome = CheckOutcome::kSkipped;
-    f.message =
-        "an ascending column (a sequence or a load date): each commit's values "
-        "lie above the ones before, so its distribution moves by design";
-    return f;
-  }
   std::vector<double> edges;
   for (int i = 1; i < 10; ++i) edges.push_back(b.merged.quantiles.Quantile(i / 10.0));
   // Baseline and current shares of the decile bins (ties collapse bins; both sides
@@ -489,72 +475,6 @@ Finding Volume(const TableProfile& cur, const std::vector<const TableProfile*>& 
 
 }  // namespace
 
-std::string BaselineSpec::ToString() const {
-  if (kind == Kind::kCommits) return fmt::format("trailing:{}", commits);
-  if (duration_ms % kMillisPerDay == 0) {
-    return fmt::format("trailing:{}d", duration_ms / kMillisPerDay);
-  }
-  return fmt::format("trailing:{}h", duration_ms / kMillisPerHour);
-}
-
-Result<BaselineSpec> ParseBaselineSpec(std::string_view text) {
-  auto bad = [&] {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "baseline '{}' is not trailing:N (commits), trailing:Nd (days) or "
-                     "trailing:Nh (hours)",
-                     text);
-  };
-  std::string_view t = Trim(text);
-  if (!StartsWithIgnoreCase(t, "trailing:")) return bad();
-  t.remove_prefix(9);
-  if (t.empty()) return bad();
-  char unit = static_cast<char>(std::tolower(static_cast<unsigned char>(t.back())));
-  std::string_view digits = t;
-  if (unit == 'd' || unit == 'h') digits.remove_suffix(1);
-  if (digits.empty() || digits.size() > 9 ||
-      !std::all_of(digits.begin(), digits.end(),
-                   [](char c) { return c >= '0' && c <= '9'; })) {
-    return bad();
-  }
-  const int64_t n = std::stoll(std::string(digits));
-  if (n <= 0) return bad();
-  BaselineSpec spec;
-  if (unit == 'd' || unit == 'h') {
-    spec.kind = BaselineSpec::Kind::kDuration;
-    spec.duration_ms = n * (unit == 'd' ? kMillisPerDay : kMillisPerHour);
-  } else {
-    spec.commits = n;
-  }
-  return spec;
-}
-
-std::vector<const TableProfile*> SelectBaseline(const std::vector<TableProfile>& history,
-                                                const TableProfile& current,
-                                                const BaselineSpec& spec) {
-  std::vector<const TableProfile*> earlier;
-  for (const auto& p : history) {
-    if (p.rows > 0 && (current.version < 0 || p.version < current.version)) {
-      earlier.push_back(&p);
-    }
-  }
-  std::sort(earlier.begin(), earlier.end(),
-            [](const TableProfile* a, const TableProfile* b) {
-              return a->version < b->version;
-            });
-  if (spec.kind == BaselineSpec::Kind::kCommits) {
-    if (static_cast<int64_t>(earlier.size()) > spec.commits) {
-      earlier.erase(earlier.begin(),
-                    earlier.end() - static_cast<std::ptrdiff_t>(spec.commits));
-    }
-    return earlier;
-  }
-  std::vector<const TableProfile*> out;
-  for (const TableProfile* p : earlier) {
-    if (p->timestamp_ms >= current.timestamp_ms - spec.duration_ms) out.push_back(p);
-  }
-  return out;
-}
-
 Finding RunVolumeDetector(const TableProfile& current,
                           const std::vector<const TableProfile*>& baseline,
                           const DetectorOptions& options) {
@@ -587,7 +507,14 @@ std::vector<Finding> RunColumnDetectors(const ColumnProfile& cur,
   const bool enough =
       cur.non_null() >= o.min_values && b->merged.non_null() >= o.min_values;
   if (!enough) return out;
-  if (cur.kind == ProfileKind::kNumber) {
+  if (cur.kind == ProfileKind::kNumber && Ascending(cur, *b)) {
+    // Decided once for both: a sequence or a load date moves by design.
+    const char* why =
+        "an ascending column (a sequence or a load date): each commit's values lie "
+        "above the ones before, so its scale and distribution move by design";
+    out.push_back(Skipped("SCALE_SHIFT", cur.column, why));
+    out.push_back(Skipped("DISTRIBUTION_SHIFT", cur.column, why));
+  } else if (cur.kind == ProfileKind::kNumber) {
     Finding scale = Scale(cur, *b, o);
     const bool scaled = scale.outcome == CheckOutcome::kFailed;
     out.push_back(std::move(scale));

@@ -502,9 +502,12 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
     result.contract =
         FinishContractWrite(*contract, *contract_report, &op, &result.warnings);
   }
+  TableProfile staged_profile;  // taken once when the data tests need it
   if (check) {
     // The data tests decide before anything is committed (commit_check.h).
-    DELTA_ASSIGN_OR_RETURN(CheckReport report, check->Decide(profiler->Take(), now));
+    staged_profile = profiler->Take();
+    staged_profile.timestamp_ms = now;
+    DELTA_ASSIGN_OR_RETURN(CheckReport report, check->Decide(staged_profile));
     result.check = SummarizeCheck(report);
     const bool failed = report.outcome() == CheckOutcome::kFailed ||
                         report.outcome() == CheckOutcome::kError;
@@ -530,8 +533,8 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
   DELTA_ASSIGN_OR_RETURN(CommitOutcome committed, funnel->Commit(std::move(op)));
   result.version = committed.version;
   if (profiler && store_profile) {
-    StoreWriteProfile(fs, root, profiler->Take(), committed.version, now,
-                      std::move(operation), &result.warnings);
+    StoreWriteProfile(fs, root, check ? std::move(staged_profile) : profiler->Take(),
+                      committed.version, now, std::move(operation), &result.warnings);
   }
   result.commit_attempts = committed.attempts;
   result.checkpoint_version = committed.checkpoint_version;
