@@ -9,7 +9,8 @@ Usage: check_layering.py SRC_ROOT [OTHER_ROOT ...]
    bridge to Arrow C++); 8 io/parquet, exec; 9 write (the commit funnel); 10 quality
    (profiles, sketches, contract tests and data tests: computes over batches and
    snapshots, attaches to writes as hooks, never writes a table itself); 11 dml, table
-   (the facades: they attach quality's hooks and store profiles); 12 sql. sql/parse
+   (the facades: they attach quality's hooks and store profiles); 12 ingest
+   (incremental ingestion: writes through table); 13 sql. sql/parse
    (the statement parser) sits with expr at layer 2.
    Modules on one layer are siblings: an include between them is an error too when the
    pair is listed in SIBLINGS (dml and table share only what is in write/ and below; drift may
@@ -34,7 +35,7 @@ LAYERS = {
     "util": 0, "io/fs": 0, "schema": 1, "expr": 2, "protocol": 3, "log": 4,
     "evolution": 5, "constraints": 5, "drift": 5, "txn": 6, "contract": 6, "arrow": 7,
     "io/parquet": 8, "exec": 8, "write": 9, "quality": 10, "dml": 11, "table": 11,
-    "sql/parse": 2, "sql": 12,
+    "ingest": 12, "sql/parse": 2, "sql": 13,
 }
 SIBLINGS = {("dml", "table"), ("table", "dml"),
             # contracts are pure (no transaction)

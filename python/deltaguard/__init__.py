@@ -52,6 +52,8 @@ _LAZY = {
     "Finding": "._profile",
     "Profile": "._profile",
     "profile": "._profile",
+    "BatchProgress": "._ingest",
+    "ingest": "._ingest",
     "Field": "._schema",
     "Schema": "._schema",
     "Session": "._sql",
@@ -82,6 +84,7 @@ if TYPE_CHECKING:  # pragma: no cover
         Verdict,
         diff,
     )
+    from ._ingest import BatchProgress, ingest
     from ._profile import CheckReport, Finding, Profile, profile
     from ._schema import Field, Schema
     from ._sql import Session, StatementResult, sql
@@ -104,6 +107,8 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
+    "BatchProgress",
+    "ingest",
     "CheckResult",
     "Contract",
     "ContractChange",

@@ -17,4 +17,5 @@ NB_MODULE(_native, m) {
   BindDrift(m);
   BindContract(m);
   BindProfile(m);
+  BindIngest(m);
 }

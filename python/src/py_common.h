@@ -46,5 +46,6 @@ void BindSql(nb::module_& m);
 void BindDrift(nb::module_& m);
 void BindContract(nb::module_& m);
 void BindProfile(nb::module_& m);
+void BindIngest(nb::module_& m);
 
 }  // namespace deltaguard::python

@@ -11,6 +11,7 @@
 
 #include "deltaguard/log/snapshot.h"
 #include "deltaguard/util/result.h"
+#include "deltaguard/write/write_types.h"
 
 namespace deltaguard::cli {
 
@@ -75,5 +76,10 @@ int RunDiff(const std::vector<std::string>& argv);      // cmd_drift.cc
 int RunContract(const std::vector<std::string>& argv);  // cmd_contract.cc
 int RunProfile(const std::vector<std::string>& argv);   // cmd_profile.cc
 int RunCheck(const std::vector<std::string>& argv);     // cmd_check.cc
+int RunIngest(const std::vector<std::string>& argv);    // cmd_ingest.cc
+
+/// --check, --on-check-failure, --baseline: the data tests of a write or an ingestion
+/// (nullopt without --check; the others without it are kInvalidArgument).
+Result<std::optional<WriteCheckOptions>> CheckOptionsFrom(const Args& args);
 
 }  // namespace deltaguard::cli

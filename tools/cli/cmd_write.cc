@@ -94,40 +94,6 @@ Result<SchemaRef> SchemaFromText(const std::string& text) {
   return ParseDdlSchema(trimmed);
 }
 
-// --check, --on-check-failure, --baseline: the data tests of the write.
-Result<std::optional<WriteCheckOptions>> CheckOptionsFrom(const Args& args) {
-  auto tests = args.Get("--check");
-  if (!tests) {
-    if (args.Get("--on-check-failure") || args.Get("--baseline")) {
-      return MakeError(ErrorCode::kInvalidArgument,
-                       "--on-check-failure and --baseline need --check auto|TESTS_FILE");
-    }
-    return std::optional<WriteCheckOptions>();
-  }
-  WriteCheckOptions check;
-  check.tests = *tests;
-  check.baseline = args.Get("--baseline").value_or("");
-  if (!check.baseline.empty()) {
-    auto spec = ParseBaselineSpec(check.baseline);
-    if (!spec) return spec.error();
-  }
-  const std::string action = args.Get("--on-check-failure").value_or("fail");
-  constexpr std::string_view kPrefix = "quarantine=";
-  if (action == "fail") {
-    check.on_failure = CheckFailureAction::kFail;
-  } else if (action == "warn") {
-    check.on_failure = CheckFailureAction::kWarn;
-  } else if (action.rfind(kPrefix, 0) == 0 && action.size() > kPrefix.size()) {
-    check.on_failure = CheckFailureAction::kQuarantine;
-    check.quarantine = action.substr(kPrefix.size());
-  } else {
-    return MakeError(
-        ErrorCode::kInvalidArgument,
-        "--on-check-failure must be fail, warn or quarantine=QTABLE, got '{}'", action);
-  }
-  return std::optional<WriteCheckOptions>(std::move(check));
-}
-
 // The data tests' verdict after a write: one line when all passed, else the report.
 void PrintCheck(const std::optional<WriteCheckSummary>& check) {
   if (!check) return;

@@ -107,6 +107,15 @@ commands:
       distribution shifts and volume anomalies, plus the named tests of a tests file
       (or an ODCS contract's rules); exit 1 when a test fails, 3 when one could not
       run
+  ingest SOURCE_DIR TABLE --checkpoint DIR [--format json|csv|text]
+        [--option key=value]... [--schema DDL]
+        [--trigger once|available-now|continuous[=INTERVAL]]
+        [--check auto|TESTS_FILE [--on-check-failure fail|warn|quarantine=QTABLE]]
+        [--output text|json]
+      take the new files of a directory into the table with Databricks Auto Loader's
+      semantics and option names (docs/ingest.md): schema inferred once and kept in
+      the schema location, evolution modes (cloudFiles.schemaEvolutionMode), every
+      field that does not fit in _rescued_data, one commit per batch, exactly once
   help
       this text
 
@@ -158,6 +167,7 @@ int main(int argc, char** argv) {
   if (command == "contract") return RunContract(rest);
   if (command == "profile") return RunProfile(rest);
   if (command == "check") return RunCheck(rest);
+  if (command == "ingest") return RunIngest(rest);
   std::cerr << "deltaguard: unknown command '" << command << "'\n\n" << kUsage;
   return kExitUsage;
 }

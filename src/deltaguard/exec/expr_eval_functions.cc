@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "deltaguard/exec/datetime_format_internal.h"
+#include "deltaguard/exec/datetime_format.h"
 #include "deltaguard/exec/expr_eval_internal.h"
 #include "deltaguard/exec/spark_cast_internal.h"
 
@@ -218,9 +218,9 @@ Result<Datum> Evaluator::CallFn(const BoundExpr& e) {
       if (a.size() == 1) return Cast(a[0], *e.type, false);
       DELTA_ASSIGN_OR_RETURN(auto strings, AsArray(a[0], 1));
       DELTA_ASSIGN_OR_RETURN(
-          auto out, internal::ParseDatetimeArray(
-                        *strings, std::get<std::string>(e.args[1]->literal.value),
-                        to_date, e.try_cast));
+          auto out,
+          ParseDatetimeArray(*strings, std::get<std::string>(e.args[1]->literal.value),
+                             to_date, e.try_cast));
       return Like(out, a[0].is_scalar());
     }
     default:

@@ -221,7 +221,7 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
       DataTypeRef result = to_date ? DataType::Date() : DataType::Timestamp();
       TypeKind k = args[0]->type->kind();
       if (n == 2) {
-        // A Spark datetime pattern (exec/datetime_format_internal.h) read from a string.
+        // A Spark datetime pattern (exec/datetime_format.h) read from a string.
         if (k == TypeKind::kVoid) args[0] = NullOf(DataType::String());
         if (args[0]->type->kind() != TypeKind::kString) {
           return ArgTypeError(node, 0, *args[0], "STRING when a format is given");

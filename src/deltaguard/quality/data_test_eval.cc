@@ -244,6 +244,10 @@ class Evaluator {
       Judge(t, static_cast<double>(col->nulls), "NULLs", f);
       return;
     }
+    if (t.name == "cast_nulls") {  // docs/data_tests.md "Cast safety"
+      Judge(t, static_cast<double>(col->cast_nulls), "NULLs from casts", f);
+      return;
+    }
     if (t.name == "null_rate") {
       auto base = BaselineMedian([&](const TableProfile& p) -> std::optional<double> {
         const ColumnProfile* c = col_of(p);

@@ -85,12 +85,12 @@ QualityRule MustBeZero() {
   return r;
 }
 
-const std::set<std::string>
-    kColumnTests = {"not_null",  "unique",    "accepted_values", "range",
-                    "null_rate", "mean",      "median",          "percentile",
-                    "pattern",   "freshness", "row_count"};  // row_count is a table test;
-                                                             // listed so the error says
-                                                             // where
+const std::set<std::string> kColumnTests = {
+    "not_null",   "unique",   "accepted_values", "range",   "null_rate",
+    "mean",       "median",   "percentile",      "pattern", "freshness",
+    "cast_nulls", "row_count"};  // row_count is a table test;
+                                 // listed so the error says
+                                 // where
 const std::set<std::string> kTableTests = {"row_count", "freshness", "unique",
                                            "expression_is_true"};
 const std::set<std::string> kCommonKeys = {"severity", "max_failing",
@@ -270,7 +270,8 @@ class Reader {
       }
       return Fail(entry, fmt::format("unknown test '{}' (column tests: not_null, unique, "
                                      "accepted_values, range, null_rate, mean, median, "
-                                     "percentile, pattern, freshness and the detectors; "
+                                     "percentile, pattern, freshness, cast_nulls and the "
+                                     "detectors; "
                                      "table tests: row_count, freshness, unique, "
                                      "expression_is_true, volume_anomaly)",
                                      name));
@@ -319,7 +320,7 @@ class Reader {
       DELTA_ASSIGN_OR_RETURN(t->id, Text(v, key));
     } else if ((key == "max_failing" || key == "max_failing_percent") &&
                allowed({"not_null", "unique", "accepted_values", "pattern", "range",
-                        "expression_is_true"})) {
+                        "expression_is_true", "cast_nulls"})) {
       DELTA_ASSIGN_OR_RETURN(double limit, Number(v, key));
       t->rule.op = "mustBeLessOrEqualTo";
       t->rule.operands = {limit};

@@ -248,6 +248,31 @@ TEST(DataTestsEval, MaxFailingToleratesSomeRows) {
   EXPECT_EQ(c.Get("accepted_values(status)")->outcome, CheckOutcome::kFailed);
 }
 
+TEST(DataTestsEval, CastNullsFailOnNullsACastIntroduced) {
+  auto suite = ParseDataTests(
+      "columns:\n  amount: [cast_nulls]\n  status:\n    - cast_nulls: {max_failing: "
+      "5}\n",
+      "t.yml");
+  ASSERT_TRUE(suite) << suite.error().message;
+  TableProfile clean = ProfileOf(Rows{}, 1, 3);
+  auto passed = EvaluateDataTests(*suite, clean, {}, {});
+  ASSERT_TRUE(passed) << passed.error().message;
+  for (const auto& f : *passed) {
+    if (f.test == "cast_nulls(amount)") {
+      EXPECT_EQ(f.outcome, CheckOutcome::kPassed);
+    }
+  }
+  TableProfile cast = ProfileOf(Rows{}, 1, 3);
+  AddCastNulls({{"amount", 2}, {"status", 5}}, &cast);
+  auto findings = EvaluateDataTests(*suite, cast, {}, {});
+  ASSERT_TRUE(findings) << findings.error().message;
+  Checked c{std::move(*findings)};
+  ASSERT_NE(c.Get("cast_nulls(amount)"), nullptr);
+  EXPECT_EQ(c.Get("cast_nulls(amount)")->outcome, CheckOutcome::kFailed);
+  EXPECT_THAT(c.Get("cast_nulls(amount)")->message, HasSubstr("2 NULLs from casts"));
+  EXPECT_EQ(c.Get("cast_nulls(status)")->outcome, CheckOutcome::kPassed);  // 5 allowed
+}
+
 TEST(DataTestsEval, UnknownColumnNamesTheLine) {
   auto suite = ParseDataTests(
       "columns:\n  amout: [not_null]\n  stat: "

@@ -366,6 +366,7 @@ ColumnProfile ColumnProfile::Clone() const {
   c.m2 = m2;
   c.zeros = zeros;
   c.hours = hours;
+  c.cast_nulls = cast_nulls;
   c.min_length = min_length;
   c.max_length = max_length;
   c.total_length = total_length;
@@ -400,6 +401,7 @@ Status ColumnProfile::Merge(const ColumnProfile& o) {
   CombineMoments(this, o.numeric_count, o.mean, o.m2);
   zeros += o.zeros;
   for (size_t h = 0; h < hours.size(); ++h) hours[h] += o.hours[h];
+  cast_nulls += o.cast_nulls;
   if (o.max_length >= 0) {
     const bool first = max_length < 0;
     min_length = first ? o.min_length : std::min(min_length, o.min_length);
@@ -414,6 +416,15 @@ Status ColumnProfile::Merge(const ColumnProfile& o) {
   top.Merge(o.top);
   patterns.Merge(o.patterns);
   return OkStatus();
+}
+
+void AddCastNulls(const std::vector<std::pair<std::string, int64_t>>& cast_nulls,
+                  TableProfile* profile) {
+  for (const auto& [name, n] : cast_nulls) {
+    for (ColumnProfile& c : profile->columns) {
+      if (EqualsIgnoreCase(c.column, name)) c.cast_nulls += n;
+    }
+  }
 }
 
 TableProfile TableProfile::Clone() const {

@@ -68,6 +68,9 @@ struct ColumnProfile {
   double m2 = 0;  ///< sum of squared deviations from the mean
   int64_t zeros = 0;
   std::array<int64_t, 24> hours{};  ///< timestamps only
+  /// NULLs the write's casts introduced (a contract's castPolicy try): values that
+  /// arrived and did not survive the cast. 0 when nothing was cast.
+  int64_t cast_nulls = 0;
 
   // Strings.
   int64_t min_length = -1;
@@ -116,6 +119,11 @@ struct TableProfile {
   /// Adds `other`'s rows: columns matched by path, new ones appended.
   Status Merge(const TableProfile& other);
 };
+
+/// Records the NULLs a write's casts introduced (`column`, count) on the profile's
+/// columns of those names (case-insensitive, as Delta matches columns).
+void AddCastNulls(const std::vector<std::pair<std::string, int64_t>>& cast_nulls,
+                  TableProfile* profile);
 
 /// Builds a TableProfile from batches of one schema. Not thread-safe: a writer with
 /// several threads keeps one Profiler each and merges them (TableProfile::Merge).

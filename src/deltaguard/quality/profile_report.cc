@@ -46,6 +46,9 @@ std::string ColumnJson(const ColumnProfile& c) {
   AppendJsonRawField(&out, "rows", std::to_string(c.rows));
   AppendJsonRawField(&out, "nulls", std::to_string(c.nulls));
   AppendJsonRawField(&out, "null_rate", Number(c.null_rate()));
+  if (c.cast_nulls > 0) {
+    AppendJsonRawField(&out, "cast_nulls", std::to_string(c.cast_nulls));
+  }
   if (Numeric(c)) {
     AppendJsonRawField(&out, "min", Number(c.min));
     AppendJsonRawField(&out, "max", Number(c.max));

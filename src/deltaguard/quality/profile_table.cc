@@ -22,7 +22,7 @@ constexpr const char* kSchemaDdl =
     "zeros BIGINT, hours ARRAY<BIGINT>, min_length BIGINT, max_length BIGINT, "
     "total_length BIGINT, min_text STRING, max_text STRING, sampled BIGINT, "
     "quantiles BINARY, distinct BINARY, top BINARY, patterns BINARY, "
-    "profiler_version INT";
+    "profiler_version INT, cast_nulls BIGINT";
 
 // Longest min_text / max_text kept (a long value is cut; its length stats stay exact).
 constexpr size_t kMaxTextBytes = 256;
@@ -126,6 +126,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> ProfileRows(const TableProfile& p) {
     ok(bin(24)->Append(c.top.Serialize()));
     ok(bin(25)->Append(c.patterns.Serialize()));
     ok(version_builder->Append(kProfilerVersion));
+    ok(i64(27)->Append(c.cast_nulls));
   }
   DELTA_ARROW_RETURN_NOT_OK(st, ErrorCode::kInternal, "profile rows");
   std::shared_ptr<arrow::RecordBatch> batch;
@@ -160,6 +161,11 @@ Result<std::vector<TableProfile>> ProfilesFromRows(
     DELTA_ASSIGN_OR_RETURN(auto hours, cols.Get<arrow::ListArray>("hours"));
     DELTA_ASSIGN_OR_RETURN(auto min_text, cols.Get<arrow::StringArray>("min_text"));
     DELTA_ASSIGN_OR_RETURN(auto max_text, cols.Get<arrow::StringArray>("max_text"));
+    // Added after the first profiler release: absent in older profile tables (0).
+    const arrow::Int64Array* cast_nulls = nullptr;
+    if (b->GetColumnByName("cast_nulls")) {
+      DELTA_ASSIGN_OR_RETURN(cast_nulls, cols.Get<arrow::Int64Array>("cast_nulls"));
+    }
     std::vector<const arrow::BinaryArray*> sketches;
     for (const char* n : {"quantiles", "distinct", "top", "patterns"}) {
       DELTA_ASSIGN_OR_RETURN(auto a, cols.Get<arrow::BinaryArray>(n));
@@ -190,6 +196,9 @@ Result<std::vector<TableProfile>> ProfilesFromRows(
       c.max_length = ints[5]->IsNull(r) ? -1 : ints[5]->Value(r);
       c.total_length = ints[6]->Value(r);
       c.sampled = ints[7]->Value(r);
+      if (cast_nulls != nullptr && !cast_nulls->IsNull(r)) {
+        c.cast_nulls = cast_nulls->Value(r);
+      }
       if (c.numeric_count > 0) {
         c.min = doubles[0]->Value(r);
         c.max = doubles[1]->Value(r);

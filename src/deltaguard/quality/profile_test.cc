@@ -178,6 +178,8 @@ TEST(ProfileTableTest, RowsRoundTripAndCorruptionIsNamed) {
   profile->version = 4;
   profile->timestamp_ms = 1700000000000;
   profile->operation = "WRITE";
+  AddCastNulls({{"N", 3}, {"absent", 9}}, &*profile);  // matched case-insensitively
+  EXPECT_EQ(profile->Column("n")->cast_nulls, 3);
   auto rows = ProfileRows(*profile);
   ASSERT_TRUE(rows) << rows.error().ToString();
   EXPECT_EQ((*rows)->num_rows(), 3);
@@ -192,6 +194,14 @@ TEST(ProfileTableTest, RowsRoundTripAndCorruptionIsNamed) {
   EXPECT_EQ(p.Column("s")->max_text, "bb");
   EXPECT_EQ(p.Column("t")->hours[0], 1);
   EXPECT_EQ(p.Column("n")->quantiles.Quantile(0.5), 1);
+  EXPECT_EQ(p.Column("n")->cast_nulls, 3);
+  EXPECT_EQ(p.Column("s")->cast_nulls, 0);
+  // A profile table from before cast_nulls existed reads as no cast NULLs.
+  auto without = (*rows)->RemoveColumn((*rows)->schema()->GetFieldIndex("cast_nulls"));
+  ASSERT_TRUE(without.ok());
+  auto old_rows = ProfilesFromRows({*without});
+  ASSERT_TRUE(old_rows) << old_rows.error().ToString();
+  EXPECT_EQ((*old_rows)[0].Column("n")->cast_nulls, 0);
 
   // A sketch cut short: the version and column are named, nothing passes silently.
   auto columns = (*rows)->columns();

@@ -33,6 +33,8 @@ Result<int64_t> StoreProfile(FileSystemRef fs, const std::string& root,
   // The profile table is not profiled itself.
   options.properties.emplace_back(std::string(kProfilesProperty), "false");
   options.operation = "WRITE";
+  // A profile table written by an older release gains the columns added since.
+  options.merge_schema = true;
   const std::string path = ProfileTablePath(table_root);
   auto written = WriteTable(fs, path, std::move(sources), options);
   if (!written) {

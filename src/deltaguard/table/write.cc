@@ -502,11 +502,17 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
     result.contract =
         FinishContractWrite(*contract, *contract_report, &op, &result.warnings);
   }
-  TableProfile staged_profile;  // taken once when the data tests need it
-  if (check) {
-    // The data tests decide before anything is committed (commit_check.h).
+  // The staged batch's profile, taken once for the data tests and the store; the
+  // NULLs a contract's castPolicy try introduced are a statistic of it
+  // (docs/data_tests.md "Cast safety").
+  TableProfile staged_profile;
+  if (profiler) {
     staged_profile = profiler->Take();
     staged_profile.timestamp_ms = now;
+    if (contract_report) AddCastNulls(contract_report->cast_nulls, &staged_profile);
+  }
+  if (check) {
+    // The data tests decide before anything is committed (commit_check.h).
     DELTA_ASSIGN_OR_RETURN(CheckReport report, check->Decide(staged_profile));
     result.check = SummarizeCheck(report);
     const bool failed = report.outcome() == CheckOutcome::kFailed ||
@@ -533,8 +539,8 @@ Result<WriteResult> WriteTableRouted(FileSystemRef fs, const std::string& path,
   DELTA_ASSIGN_OR_RETURN(CommitOutcome committed, funnel->Commit(std::move(op)));
   result.version = committed.version;
   if (profiler && store_profile) {
-    StoreWriteProfile(fs, root, check ? std::move(staged_profile) : profiler->Take(),
-                      committed.version, now, std::move(operation), &result.warnings);
+    StoreWriteProfile(fs, root, std::move(staged_profile), committed.version, now,
+                      std::move(operation), &result.warnings);
   }
   result.commit_attempts = committed.attempts;
   result.checkpoint_version = committed.checkpoint_version;

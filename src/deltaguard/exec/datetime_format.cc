@@ -1,4 +1,4 @@
-#include "deltaguard/exec/datetime_format_internal.h"
+#include "deltaguard/exec/datetime_format.h"
 
 #include <arrow/builder.h>
 
@@ -8,7 +8,7 @@
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/util/civil_date.h"
 
-namespace deltaguard::internal {
+namespace deltaguard {
 namespace {
 
 constexpr int64_t kMicrosPerDay = 86'400'000'000;
@@ -198,7 +198,8 @@ Result<std::shared_ptr<arrow::Array>> ParseDatetimeArray(const arrow::Array& str
   const auto& arr = static_cast<const arrow::StringArray&>(strings);
   auto wrap = [](const arrow::Status& st) -> Status {
     if (st.ok()) return OkStatus();
-    return FromArrowStatus(st, ErrorCode::kInternal, "building a datetime column");
+    return internal::FromArrowStatus(st, ErrorCode::kInternal,
+                                     "building a datetime column");
   };
   arrow::Date32Builder dates;
   arrow::TimestampBuilder stamps(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
@@ -225,4 +226,4 @@ Result<std::shared_ptr<arrow::Array>> ParseDatetimeArray(const arrow::Array& str
   return out;
 }
 
-}  // namespace deltaguard::internal
+}  // namespace deltaguard

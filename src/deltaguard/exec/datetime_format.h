@@ -1,4 +1,4 @@
-/// \file deltaguard/exec/datetime_format_internal.h
+/// \file deltaguard/exec/datetime_format.h
 /// Parsing strings with Spark datetime patterns (to_date(str, fmt), to_timestamp(str,
 /// fmt)): the letters y (year), M (month), d (day), H (hour 0-23), m, s, S (fraction of
 /// a second, as many digits as letters), text in single quotes ('' is a quote) and any
@@ -19,7 +19,7 @@
 
 #include "deltaguard/util/result.h"
 
-namespace deltaguard::internal {
+namespace deltaguard {
 
 /// kInvalidArgument naming the letter when `pattern` uses a letter that is not
 /// supported, or has an unterminated quote.
@@ -36,4 +36,4 @@ Result<std::shared_ptr<arrow::Array>> ParseDatetimeArray(const arrow::Array& str
                                                          std::string_view pattern,
                                                          bool to_date, bool lenient);
 
-}  // namespace deltaguard::internal
+}  // namespace deltaguard

@@ -1,0 +1,84 @@
+/// \file deltaguard/ingest/reader.h
+/// Reading the files of one micro-batch into record batches of the ingest schema:
+/// JSON lines (or whole-file JSON with multiLine), CSV and text, read in blocks through
+/// the FileSystem so memory stays bounded by the batch size, not the file size.
+///
+/// Every record lands: fields that do not fit go to the rescued column
+/// (ingest/values.h); a malformed record (invalid JSON, a CSV row with the wrong number
+/// of fields) is kept whole in the corrupt-record column, or in the rescued column as
+/// {"_corrupt_record": text, "_line": n, "_file_path": path}; with mode FAILFAST it is
+/// an error naming the file and line, and with DROPMALFORMED it is counted and left
+/// out. With neither column to keep it, a malformed record is an error: it would be
+/// lost (docs/ingest.md "Malformed records").
+#pragma once
+
+#include <arrow/record_batch.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "deltaguard/ingest/options.h"
+#include "deltaguard/ingest/values.h"
+#include "deltaguard/io/fs/file_system.h"
+#include "deltaguard/schema/data_type.h"
+#include "deltaguard/util/result.h"
+
+namespace deltaguard {
+
+/// A source file of a micro-batch, as listed.
+struct IngestFile {
+  std::string path;  ///< full path, as the FileSystem takes it
+  int64_t size = 0;
+  int64_t modification_time = 0;  ///< milliseconds since the epoch
+  /// `/key=value/` directories of the path, for cloudFiles.partitionColumns.
+  std::vector<std::pair<std::string, std::string>> partition_values;
+};
+
+/// What to read and how.
+struct ReadSpec {
+  IngestOptions options;
+  /// The data columns (the schema location's newest schema; partition columns
+  /// included, filled from the path).
+  SchemaRef data_schema;
+  /// Whether an unknown field (or a value of another type) changes the schema: at
+  /// the first one the reader stops adding rows and only looks for more of them, and
+  /// the batch fails (addNewColumns, failOnNewColumns, ...WithTypeWidening). Null:
+  /// nothing does (rescue, none).
+  std::function<bool(const UnknownField&)> evolves;
+  int64_t batch_rows = 64 * 1024;
+  int64_t ingested_at_micros = 0;  ///< the _ingested_at value
+};
+
+/// Counts of one micro-batch's read, filled as the reader goes.
+struct ReadStats {
+  int64_t files = 0;
+  int64_t rows = 0;
+  int64_t bytes = 0;
+  int64_t rescued_rows = 0;
+  int64_t malformed_rows = 0;  ///< kept in the corrupt-record or rescued column
+  int64_t dropped_rows = 0;    ///< DROPMALFORMED
+  /// Fields the schema lacks (and, with report_mismatches, values of another type),
+  /// merged by path; in order of first sight.
+  std::vector<UnknownField> unknown;
+};
+
+/// The columns the reader produces: the data columns, then the rescued, corrupt-record
+/// and raw columns when set, then the metadata columns asked for.
+Result<SchemaRef> IngestOutputSchema(const ReadSpec& spec);
+
+/// A reader over `files`, in order. Errors (a file that vanished, FAILFAST, a
+/// malformed record with nowhere to go) name the file and line. When the spec says
+/// `evolves` and such fields were seen, the reader ends with kSchemaMismatch after
+/// every file was looked at, so `stats->unknown` lists all of them.
+Result<std::shared_ptr<arrow::RecordBatchReader>> OpenIngestReader(
+    FileSystemRef fs, std::vector<IngestFile> files, ReadSpec spec,
+    std::shared_ptr<ReadStats> stats);
+
+/// Adds `field` to `list`, merging with an entry of the same path (case-insensitive).
+void MergeUnknownField(UnknownField field, std::vector<UnknownField>* list);
+
+}  // namespace deltaguard
