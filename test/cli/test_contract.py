@@ -347,6 +347,36 @@ def test_try_cast_policy_counts_nulls(tmp_path, contract_file):
     assert "turned 2 values into NULL" in res.stderr and "maxCastNulls 1" in res.stderr
 
 
+def test_cast_nulls_are_a_profile_statistic_a_test_can_fail_on(tmp_path, contract_file):
+    """docs/data_tests.md "Cast safety": the NULLs castPolicy try introduced are kept in
+    the commit's profile, and `cast_nulls` fails on them at commit time and after."""
+    text = open(contract_file).read().replace(
+        "  - {property: medallionLayer, value: silver}",
+        "  - {property: medallionLayer, value: silver}\n"
+        "  - {property: castPolicy, value: try}\n  - {property: maxCastNulls, value: 100}")
+    f = tmp_path / "try.odcs.yaml"
+    f.write_text(text)
+    tests = tmp_path / "t.yml"
+    tests.write_text("defaults: false\ncolumns:\n  amount: [cast_nulls]\n")
+    table = str(tmp_path / "t")
+    data = tmp_path / "one.ndjson"
+    data.write_text('{"order_id": 1, "cust_id": "a", "amount": "12.50", "status": "pending"}\n'
+                    '{"order_id": 2, "cust_id": "b", "amount": "n/a", "status": "pending"}\n')
+    res = run_cli("write", table, str(data), "--contract", str(f), "--check", str(tests))
+    assert res.returncode == EXIT_REFUSED, res.describe()
+    assert "cast_nulls(amount): 1 NULLs from casts" in res.stderr
+    res = run_cli("write", table, str(data), "--contract", str(f), "--check", str(tests),
+                  "--on-check-failure", "warn")
+    assert res.returncode == EXIT_OK, res.describe()
+    shown = run_cli("profile", table, "--show", "--format", "json")
+    assert shown.json()[0]["columns"]["amount"]["cast_nulls"] == 1
+    res = run_cli("check", table, "--tests", str(tests), "--format", "json")
+    assert res.returncode == EXIT_REFUSED, res.describe()
+    [finding] = [x for x in json.loads(res.stdout)["findings"]
+                 if x["test"] == "cast_nulls(amount)"]
+    assert finding["outcome"] == "failed" and finding["observed"] == "1 NULLs from casts"
+
+
 def test_apply_then_writes_follow_the_table_contract(tmp_path, contract_file):
     table = write_table(tmp_path, "orders", orders_v1())
     res = run_cli("contract", "apply", table, contract_file)
