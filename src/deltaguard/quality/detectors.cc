@@ -67,9 +67,12 @@ std::optional<ColumnBaseline> BaselineOf(const std::string& column,
     const ColumnProfile* c = t->Column(column);
     if (c == nullptr || c->rows == 0) continue;
     if (!out.commits.empty() && c->kind != out.merged.kind) continue;  // a type change
+    // Only the category detectors read the baseline's distinct count.
+    const bool distinct =
+        c->kind == ProfileKind::kString || c->kind == ProfileKind::kBoolean;
     if (out.commits.empty()) {
       out.merged = c->Clone();
-    } else if (!out.merged.Merge(*c)) {
+    } else if (!out.merged.Merge(*c, distinct)) {
       continue;
     }
     out.commits.push_back(c);

@@ -380,7 +380,7 @@ ColumnProfile ColumnProfile::Clone() const {
   return c;
 }
 
-Status ColumnProfile::Merge(const ColumnProfile& o) {
+Status ColumnProfile::Merge(const ColumnProfile& o, bool with_distinct) {
   if (o.kind != kind && o.rows > 0 && rows > 0) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "profiles of column '{}' do not merge: {} values ({}) and {} values "
@@ -412,7 +412,7 @@ Status ColumnProfile::Merge(const ColumnProfile& o) {
   total_length += o.total_length;
   sampled += o.sampled;
   quantiles.Merge(o.quantiles);
-  distinct.Merge(o.distinct);
+  if (with_distinct) distinct.Merge(o.distinct);
   top.Merge(o.top);
   patterns.Merge(o.patterns);
   return OkStatus();

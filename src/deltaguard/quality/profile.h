@@ -99,7 +99,9 @@ struct ColumnProfile {
 
   /// Adds `other` (the same leaf over other rows). kInvalidArgument when the kinds
   /// differ (a type change between the profiled commits).
-  Status Merge(const ColumnProfile& other);
+  /// `distinct` false leaves the distinct-count sketch as it is (a baseline that never
+  /// asks for it: union of hundreds of sketches is the costly part of a merge).
+  Status Merge(const ColumnProfile& other, bool distinct = true);
 };
 
 /// The profile of a set of rows: a commit's added rows (`version` >= 0) or any batch.

@@ -13,6 +13,7 @@
 #include <hll.hpp>
 #include <kll_sketch.hpp>
 #include <limits>
+#include <optional>
 
 namespace deltaguard {
 namespace {
@@ -103,7 +104,18 @@ QuantileSketch QuantileSketch::Clone() const {
 
 // ---------------------------------------------------------------- DistinctSketch
 struct DistinctSketch::Impl {
-  Hll sketch{kHllLgK};
+  // Merges go into a union kept between them (a merge of many sketches is one union,
+  // not a union and a result per pair); the sketch is settled from it when read.
+  mutable Hll sketch{kHllLgK};
+  mutable std::optional<datasketches::hll_union> merging;
+
+  const Hll& Settled() const {
+    if (merging) {
+      sketch = merging->get_result(datasketches::HLL_4);
+      merging.reset();
+    }
+    return sketch;
+  }
 };
 
 DistinctSketch::DistinctSketch() : impl_(std::make_unique<Impl>()) {}
@@ -112,19 +124,33 @@ DistinctSketch::DistinctSketch(DistinctSketch&&) noexcept = default;
 DistinctSketch& DistinctSketch::operator=(DistinctSketch&&) noexcept = default;
 
 void DistinctSketch::Update(std::string_view value) {
+  impl_->Settled();
   impl_->sketch.update(value.data(), value.size());
 }
-void DistinctSketch::Update(int64_t value) { impl_->sketch.update(value); }
-void DistinctSketch::Update(double value) { impl_->sketch.update(value); }
-void DistinctSketch::Merge(const DistinctSketch& other) {
-  datasketches::hll_union u(kHllLgK);
-  u.update(impl_->sketch);
-  u.update(other.impl_->sketch);
-  impl_->sketch = u.get_result(datasketches::HLL_4);
+void DistinctSketch::Update(int64_t value) {
+  impl_->Settled();
+  impl_->sketch.update(value);
 }
-double DistinctSketch::Estimate() const { return impl_->sketch.get_estimate(); }
+void DistinctSketch::Update(double value) {
+  impl_->Settled();
+  impl_->sketch.update(value);
+}
+void DistinctSketch::Merge(const DistinctSketch& other) {
+  if (!impl_->merging) {
+    impl_->merging.emplace(kHllLgK);
+    impl_->merging->update(impl_->sketch);
+  }
+  if (other.impl_->merging) {
+    impl_->merging->update(other.impl_->merging->get_result(datasketches::HLL_8));
+  } else {
+    impl_->merging->update(other.impl_->sketch);
+  }
+}
+double DistinctSketch::Estimate() const {
+  return impl_->merging ? impl_->merging->get_estimate() : impl_->sketch.get_estimate();
+}
 std::string DistinctSketch::Serialize() const {
-  return ToString(impl_->sketch.serialize_compact());
+  return ToString(impl_->Settled().serialize_compact());
 }
 Result<DistinctSketch> DistinctSketch::Deserialize(std::string_view bytes) {
   return Guard("distinct-count", [&] {
@@ -135,7 +161,7 @@ Result<DistinctSketch> DistinctSketch::Deserialize(std::string_view bytes) {
 }
 DistinctSketch DistinctSketch::Clone() const {
   DistinctSketch out;
-  out.impl_->sketch = impl_->sketch;
+  out.impl_->sketch = impl_->Settled();
   return out;
 }
 

@@ -10,9 +10,11 @@
 #include <set>
 
 #include "deltaguard/arrow/status.h"
+#include "deltaguard/io/parquet/table_scan.h"
 #include "deltaguard/log/snapshot.h"
 #include "deltaguard/quality/profile_table.h"
 #include "deltaguard/table/table.h"
+#include "deltaguard/table/vacuum.h"
 #include "deltaguard/table/write.h"
 #include "deltaguard/util/string_util.h"
 #include "deltaguard/write/table_path.h"
@@ -20,8 +22,58 @@
 
 namespace deltaguard {
 
+namespace {
+
+// A table scan as an Arrow reader, for rewriting the profile table.
+class ScanBatches final : public arrow::RecordBatchReader {
+ public:
+  explicit ScanBatches(std::unique_ptr<TableScan> scan) : scan_(std::move(scan)) {}
+  std::shared_ptr<arrow::Schema> schema() const override {
+    return scan_->output_schema();
+  }
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    auto next = scan_->Next();
+    if (!next) return internal::ToArrowStatus(next.error());
+    *out = std::move(*next);
+    return arrow::Status::OK();
+  }
+
+ private:
+  std::unique_ptr<TableScan> scan_;
+};
+
+}  // namespace
+
+Status CompactProfileTable(FileSystemRef fs, const std::string& root) {
+  DELTA_ASSIGN_OR_RETURN(std::string table_root, NormalizeTablePath(root));
+  const std::string path = ProfileTablePath(table_root);
+  DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, OpenSnapshot(fs, path));
+  if (snapshot->files().size() < 2) return OkStatus();
+  DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snapshot, ScanOptions{}));
+  std::vector<BatchSource> sources;
+  sources.push_back(SourceFromReader("the profile table",
+                                     std::make_shared<ScanBatches>(std::move(scan))));
+  WriteOptions options;
+  options.mode = WriteMode::kOverwrite;
+  options.operation = "OPTIMIZE";
+  options.merge_schema = true;
+  auto rewritten = WriteTable(fs, path, std::move(sources), options);
+  if (!rewritten) {
+    return WithContext(rewritten.error(), fmt::format("compacting '{}'", path));
+  }
+  // Files the rewrite removed stay for the table's retention (time travel, readers in
+  // flight); older ones go now.
+  VacuumOptions vacuum;
+  vacuum.logging = false;
+  auto vacuumed = Vacuum(fs, path, vacuum);
+  if (!vacuumed)
+    return WithContext(vacuumed.error(), fmt::format("vacuuming '{}'", path));
+  return OkStatus();
+}
+
 Result<int64_t> StoreProfile(FileSystemRef fs, const std::string& root,
-                             const TableProfile& profile) {
+                             const TableProfile& profile,
+                             std::vector<std::string>* warnings) {
   DELTA_ASSIGN_OR_RETURN(std::string table_root, NormalizeTablePath(root));
   DELTA_ASSIGN_OR_RETURN(auto rows, ProfileRows(profile));
   DELTA_ARROW_ASSIGN_OR_RETURN(auto reader,
@@ -42,6 +94,18 @@ Result<int64_t> StoreProfile(FileSystemRef fs, const std::string& root,
         written.error(),
         fmt::format("storing the profile of version {} in '{}'", profile.version, path));
   }
+  // One small file per commit would make reading a year of profiles open hundreds of
+  // files: every kCompactProfilesEvery versions they become one (docs/profiles.md
+  // "Storage"). A failed compaction leaves the appended profile in place.
+  if (written->version > 0 && written->version % kCompactProfilesEvery == 0) {
+    auto compacted = CompactProfileTable(fs, table_root);
+    if (!compacted && warnings != nullptr) {
+      warnings->push_back(
+          fmt::format("the profile table was not compacted ({}); the next "
+                      "compaction tries again",
+                      compacted.error().message));
+    }
+  }
   return written->version;
 }
 
@@ -49,7 +113,7 @@ void StoreCommitProfile(FileSystemRef fs, const std::string& root,
                         const std::shared_ptr<const TableProfile>& profile,
                         std::vector<std::string>* warnings) {
   if (!profile || profile->columns.empty()) return;
-  auto stored = StoreProfile(fs, root, *profile);
+  auto stored = StoreProfile(fs, root, *profile, warnings);
   if (!stored) {
     warnings->push_back(fmt::format(
         "the profile of version {} was not stored ({}); `deltaguard profile {}` "
@@ -65,7 +129,7 @@ void StoreWriteProfile(FileSystemRef fs, const std::string& root, TableProfile p
   profile.version = version;
   profile.timestamp_ms = timestamp_ms;
   profile.operation = std::move(operation);
-  auto stored = StoreProfile(fs, root, profile);
+  auto stored = StoreProfile(fs, root, profile, warnings);
   if (!stored) {
     warnings->push_back(fmt::format(
         "the profile of version {} was not stored ({}); `deltaguard profile {}` "

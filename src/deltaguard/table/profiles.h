@@ -23,10 +23,21 @@
 
 namespace deltaguard {
 
+/// Every this many versions of the profile table, its files are rewritten as one
+/// (CompactProfileTable), so reading a long history opens few files.
+inline constexpr int64_t kCompactProfilesEvery = 32;
+
 /// Appends `profile` (its version set) to the profile table of the table at `root`,
-/// creating the profile table on first use; returns the profile table's version.
+/// creating the profile table on first use; returns the profile table's version. A
+/// compaction that fails after the append is a warning (null: not reported).
 Result<int64_t> StoreProfile(FileSystemRef fs, const std::string& root,
-                             const TableProfile& profile);
+                             const TableProfile& profile,
+                             std::vector<std::string>* warnings = nullptr);
+
+/// Rewrites the profile table of the table at `root` as one overwrite (operation
+/// OPTIMIZE, rows in their order), then vacuums it with its own retention: the files
+/// an earlier compaction removed go once the retention has passed.
+Status CompactProfileTable(FileSystemRef fs, const std::string& root);
 
 /// After a write's commit: stores the profile its observer built (quality/profile_hook.h)
 /// as the profile of `version`. Profiles are derived data: a failure to store never

@@ -75,6 +75,32 @@ TEST(ProfilesTest, KeptOnWriteAndEqualToBackfill) {
   EXPECT_TRUE(again->profiled.empty());
 }
 
+// Every kCompactProfilesEvery versions the profile table's files become one: a long
+// history reads a few files, and every profile is still there, in order.
+TEST(ProfilesTest, ProfileTableIsCompacted) {
+  TempDir dir;
+  const std::string root = dir.Join("t");
+  const int commits = static_cast<int>(kCompactProfilesEvery) + 5;
+  for (int i = 0; i < commits; ++i) {
+    ASSERT_TRUE(
+        Append(root, fmt::format(R"([{{"id": {}, "status": "s", "amount": 1}}])", i)));
+  }
+  auto profiles = OpenSnapshot(ProfileTablePath(root));
+  ASSERT_TRUE(profiles);
+  // Versions 0..32 became one file at profile-table version 32; the commits after it
+  // (33 is the compaction) added one file each.
+  EXPECT_EQ((*profiles)->files().size(), 1u + (commits - kCompactProfilesEvery - 1));
+  EXPECT_THAT(testing::CommitInfo(ProfileTablePath(root), kCompactProfilesEvery + 1),
+              HasSubstr("\"operation\":\"OPTIMIZE\""));
+  auto stored = ReadProfiles(MakeLocalFileSystem(), root);
+  ASSERT_TRUE(stored) << stored.error().ToString();
+  ASSERT_EQ(stored->size(), static_cast<size_t>(commits));
+  for (int i = 0; i < commits; ++i) {
+    EXPECT_EQ((*stored)[static_cast<size_t>(i)].version, i);
+    EXPECT_EQ((*stored)[static_cast<size_t>(i)].Column("id")->min, i);
+  }
+}
+
 TEST(ProfilesTest, OffUntilBackfilled) {
   TempDir dir;
   const std::string root = dir.Join("t");
