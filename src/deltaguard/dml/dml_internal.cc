@@ -196,6 +196,16 @@ Result<std::unique_ptr<DmlWriter>> DmlWriter::Make(const DmlTarget& target,
   CommitHooks hooks;
   w->store_profile_ = ProfilesEnabled(schema.effective_metadata);
   if (!session.check_tests.empty()) {
+    if (session.check_on_failure.rfind("quarantine=", 0) == 0) {
+      // A rewrite's rows are already in the table: routing them elsewhere would delete
+      // them (docs/data_tests.md "At commit time").
+      return MakeError(
+          ErrorCode::kInvalidArgument,
+          "deltaguard.check.onFailure quarantine applies to INSERT and CREATE "
+          "TABLE AS SELECT; MERGE, UPDATE and DELETE rewrite rows already in "
+          "'{}' and take fail or warn",
+          target.name);
+    }
     WriteCheckOptions check;
     check.tests = session.check_tests;
     check.baseline = session.check_baseline;

@@ -21,6 +21,7 @@ Status SampleJson(const FileSystem& fs, const IngestFile& file, const ValueAppen
   JsonRecord record;
   if (multi_line) {
     DELTA_ASSIGN_OR_RETURN(std::string text, fs.ReadFile(file.path));
+    if (!IsValidUtf8(text)) text = ReplaceInvalidUtf8(text);
     std::string_view t = Trim(text);
     if (!t.empty() && t.front() == '[') text = "{\"r\":" + text + "}";
     if (record.Parse(&text, kMaxInputJsonDepth + 1)) return OkStatus();  // malformed
@@ -188,6 +189,13 @@ Result<SchemaRef> InferIngestSchema(const FileSystem& fs,
     DELTA_ASSIGN_OR_RETURN(schema, ApplySchemaHints(schema, options.schema_hints));
   }
   return schema;
+}
+
+Result<SchemaRef> GivenIngestSchema(const IngestOptions& options) {
+  auto parsed = ParseDdlSchema(options.schema);
+  if (!parsed) return WithContext(parsed.error(), "option schema");
+  if (options.schema_hints.empty()) return *parsed;
+  return ApplySchemaHints(*parsed, options.schema_hints);
 }
 
 Result<SchemaRef> ApplySchemaHints(const SchemaRef& schema, const std::string& hints) {

@@ -24,6 +24,10 @@ Result<SchemaRef> InferIngestSchema(const FileSystem& fs,
                                     const std::vector<IngestFile>& files,
                                     const IngestOptions& options);
 
+/// The schema the options give (`schema`, with `schemaHints` applied).
+/// REQUIRES: !options.schema.empty().
+Result<SchemaRef> GivenIngestSchema(const IngestOptions& options);
+
 /// `schema` with the hinted columns' types replaced (case-insensitive; nested
 /// "a.b" hints descend structs) and hinted columns it lacks appended.
 Result<SchemaRef> ApplySchemaHints(const SchemaRef& schema, const std::string& hints);

@@ -145,10 +145,7 @@ class Run {
     SchemaRef wanted;
     std::string reason;
     if (!r_.options.schema.empty()) {
-      DELTA_ASSIGN_OR_RETURN(wanted, ParseDdlSchema(r_.options.schema));
-      if (!r_.options.schema_hints.empty()) {
-        DELTA_ASSIGN_OR_RETURN(wanted, ApplySchemaHints(wanted, r_.options.schema_hints));
-      }
+      DELTA_ASSIGN_OR_RETURN(wanted, GivenIngestSchema(r_.options));
       reason = "the given schema";
       if (!history_.empty() && history_.back().schema->Equals(*wanted)) return OkStatus();
     } else if (!history_.empty()) {

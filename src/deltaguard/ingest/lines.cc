@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "deltaguard/util/string_util.h"
+
 namespace deltaguard {
 namespace {
 constexpr int64_t kBlockBytes = 4 << 20;
@@ -40,6 +42,9 @@ Result<bool> LineSource::Next(std::string* line) {
     pos_ = 0;
   }
   if (!line->empty() && line->back() == '\r') line->pop_back();
+  // Text is decoded as Spark decodes it: an ill-formed UTF-8 sequence becomes U+FFFD,
+  // so every value and column name is valid UTF-8 (Delta strings must be).
+  if (!IsValidUtf8(*line)) *line = ReplaceInvalidUtf8(*line);
   ++number_;
   return true;
 }

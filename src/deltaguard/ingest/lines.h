@@ -1,6 +1,7 @@
 /// \file deltaguard/ingest/lines.h
 /// The lines of a source file, read block by block through the FileSystem (a line
-/// longer than kMaxRecordBytes is an error naming it, so memory stays bounded).
+/// longer than kMaxRecordBytes is an error naming it, so memory stays bounded), with
+/// ill-formed UTF-8 replaced by U+FFFD as Spark's text decoding does.
 #pragma once
 
 #include <cstdint>

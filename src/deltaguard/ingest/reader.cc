@@ -197,6 +197,7 @@ class IngestReader final : public arrow::RecordBatchReader {
   Status ReadWholeJson() {
     auto text = fs_->ReadFile(file_->path);
     if (!text) return WithContext(text.error(), fmt::format("reading {}", file_->path));
+    if (!IsValidUtf8(*text)) *text = ReplaceInvalidUtf8(*text);
     raw_text_ = *text;
     std::string body = std::move(*text);
     // One object, or an array of objects (Spark's multiLine JSON).

@@ -43,8 +43,8 @@ Result<CommitFacts> ReadCommitFacts(const FileSystemRef& fs, const std::string& 
   return facts;
 }
 
-// The versions of the profile rows a file holds, from its statistics (the profile table
-// is written by deltaguard with statistics on every column); nullopt when unknown.
+}  // namespace
+
 std::optional<std::pair<int64_t, int64_t>> FileVersions(const AddFile& f) {
   if (!f.stats) return std::nullopt;
   auto stats = ParseAddStats(*f.stats);
@@ -56,8 +56,6 @@ std::optional<std::pair<int64_t, int64_t>> FileVersions(const AddFile& f) {
   if (!lo || !hi) return std::nullopt;
   return std::make_pair(*lo, *hi);
 }
-
-}  // namespace
 
 Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::string& root,
                                                int64_t from, int64_t to) {
@@ -80,7 +78,7 @@ Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::stri
       if (!batch) break;
       batches.push_back(std::move(batch));
     }
-    return ProfilesFromRows(batches);
+    return ProfilesFromRows(batches, from, to);
   };
   auto profiles = read();
   if (!profiles) {
@@ -102,8 +100,11 @@ Result<std::optional<std::vector<int64_t>>> ListProfileVersions(FileSystemRef fs
   if (!snapshot) return std::optional<std::vector<int64_t>>(out);
   for (const auto& f : snapshot->files()) {
     auto versions = FileVersions(f);
-    if (!versions || versions->first != versions->second) return std::nullopt;
-    out.push_back(versions->first);
+    if (!versions) return std::nullopt;
+    // A compacted file holds a range; the versions in it are taken to be all there
+    // (a commit without rows has no profile: CheckHistory reads further back when the
+    // range held fewer).
+    for (int64_t v = versions->first; v <= versions->second; ++v) out.push_back(v);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -170,6 +171,14 @@ Result<std::vector<TableProfile>> CheckHistory(const FileSystemRef& fs,
   }
   DELTA_ASSIGN_OR_RETURN(auto history,
                          ReadProfiles(fs, table_root, from, version >= 0 ? version : -1));
+  if (spec.kind == BaselineSpec::Kind::kCommits && from > 0) {
+    int64_t before = 0;
+    for (const auto& p : history) before += p.version < last ? 1 : 0;
+    if (before < spec.commits) {  // the ranges had gaps: read all of it
+      DELTA_ASSIGN_OR_RETURN(
+          history, ReadProfiles(fs, table_root, 0, version >= 0 ? version : -1));
+    }
+  }
   // Profile the commits the check needs that have no stored profile: the checked one,
   // and (for a trailing number of commits) the ones before it, newest first.
   std::set<int64_t> have;

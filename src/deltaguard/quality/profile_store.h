@@ -10,9 +10,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "deltaguard/io/fs/file_system.h"
+#include "deltaguard/log/actions.h"
 #include "deltaguard/quality/detectors.h"
 #include "deltaguard/quality/profile.h"
 #include "deltaguard/util/result.h"
@@ -25,9 +27,13 @@ namespace deltaguard {
 Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::string& root,
                                                int64_t from = 0, int64_t to = -1);
 
+/// The table versions whose profile rows a profile-table file holds (min, max), from
+/// its statistics; nullopt when unknown (the file must then be read).
+std::optional<std::pair<int64_t, int64_t>> FileVersions(const AddFile& f);
+
 /// The versions the profile table of the table at `root` holds, ascending, from its
-/// files' statistics alone (no data read); nullopt when a file's statistics do not say
-/// (a check then reads every profile).
+/// files' statistics alone (no data read; a compacted file's whole range counts);
+/// nullopt when a file's statistics do not say (a check then reads every profile).
 Result<std::optional<std::vector<int64_t>>> ListProfileVersions(FileSystemRef fs,
                                                                 const std::string& root);
 

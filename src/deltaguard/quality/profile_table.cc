@@ -136,7 +136,8 @@ Result<std::shared_ptr<arrow::RecordBatch>> ProfileRows(const TableProfile& p) {
 }
 
 Result<std::vector<TableProfile>> ProfilesFromRows(
-    const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches) {
+    const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches, int64_t from,
+    int64_t to) {
   std::map<int64_t, TableProfile> by_version;
   for (const auto& b : batches) {
     Columns cols(*b);
@@ -173,6 +174,7 @@ Result<std::vector<TableProfile>> ProfilesFromRows(
     }
     for (int64_t r = 0; r < b->num_rows(); ++r) {
       const int64_t v = version->Value(r);
+      if (v < from || (to >= 0 && v > to)) continue;  // not decoded: outside the range
       TableProfile& t = by_version[v];
       t.version = v;
       t.timestamp_ms = at->Value(r) / 1000;

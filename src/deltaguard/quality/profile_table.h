@@ -39,8 +39,10 @@ Result<std::shared_ptr<arrow::RecordBatch>> ProfileRows(const TableProfile& prof
 
 /// The profiles held by rows of the profile table (any order, any number of batches),
 /// one per version, ascending. kCorruptData naming the version and column when a row
-/// does not decode (a sketch that does not deserialize, a bad hour histogram).
+/// does not decode (a sketch that does not deserialize, a bad hour histogram). Only
+/// the rows of versions in [from, to] (to < 0: no upper bound) are decoded.
 Result<std::vector<TableProfile>> ProfilesFromRows(
-    const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches);
+    const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches, int64_t from = 0,
+    int64_t to = -1);
 
 }  // namespace deltaguard

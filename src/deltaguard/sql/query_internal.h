@@ -47,6 +47,10 @@ Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& conte
 Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& context,
                               const PlanOptions& options, int depth);
 
+/// read_files(path, option => value, ...) (query_read_files.cc): files read as
+/// `deltaguard ingest` reads them (docs/ingest.md "SQL").
+Result<SourcePlan> PlanReadFiles(const FromClause& from, const QueryContext& context);
+
 /// delta_log(table, [version]) (query_delta_log.cc).
 Result<SourcePlan> PlanDeltaLog(const FromClause& from, const QueryContext& context);
 

@@ -550,11 +550,13 @@ Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& conte
       } else if (from.function == "read_parquet" || from.function == "read_csv" ||
                  from.function == "read_json") {
         src = PlanFileFunction(from, context);
+      } else if (from.function == "read_files") {
+        src = PlanReadFiles(from, context);
       } else {
         return MakeError(
             ErrorCode::kInvalidArgument,
-            "unknown table function {}(); supported: read_parquet, read_csv, "
-            "read_json, delta_log, schema_changes",
+            "unknown table function {}(); supported: read_files, read_parquet, "
+            "read_csv, read_json, delta_log, schema_changes",
             from.function);
       }
       break;

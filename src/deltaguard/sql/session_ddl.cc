@@ -248,7 +248,9 @@ Result<StatementResult> ExecuteCreateTable(SessionState& state,
     options.check = SessionCheck(state);
     std::vector<BatchSource> sources;
     sources.push_back(std::move(*data));
-    written = WriteTable(fs, target, std::move(sources), options, state.options.settings);
+    auto checked = WriteWithSessionCheck(state, target, std::move(sources), options);
+    written = checked ? Result<WriteResult>(std::move(checked->write))
+                      : Result<WriteResult>(checked.error());
   } else if (stmt.as_select) {
     // WriteOptions has no description: a commented CTAS goes through ReplaceTable,
     // which creates the table in the same single commit.

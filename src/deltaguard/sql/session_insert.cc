@@ -240,10 +240,9 @@ Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stm
   options.check = SessionCheck(state);
   std::vector<BatchSource> sources;
   sources.push_back(std::move(source));
-  auto written_or = WriteTable(state.options.fs, table.path, std::move(sources), options,
-                               state.options.settings);
+  auto written_or = WriteWithSessionCheck(state, table.path, std::move(sources), options);
   if (!written_or) return NameTable(written_or.error(), table, stmt.table);
-  const WriteResult& write = *written_or;
+  const WriteResult& write = written_or->write;
 
   RowsBuilder rows;
   rows.Column("num_affected_rows", RowsBuilder::Type::kInt64, false)
@@ -253,6 +252,17 @@ Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stm
       StatementResult result,
       rows.Finish("INSERT", fmt::format("Inserted {} rows into {} (version {})",
                                         write.rows, shown, write.version)));
+  if (!written_or->quarantine.empty() &&
+      (written_or->quarantined_rows > 0 || (write.check && write.check->held))) {
+    result.message +=
+        write.check && write.check->held
+            ? fmt::format("\nThe batch was held in the quarantine table {} ({})",
+                          written_or->quarantine, write.check->held_reason)
+            : fmt::format("\n{} row{} routed to the quarantine table {}",
+                          written_or->quarantined_rows,
+                          written_or->quarantined_rows == 1 ? "" : "s",
+                          written_or->quarantine);
+  }
   result.warnings = write.warnings;
   for (const auto& w : write.warnings) result.message += "\nWARNING: " + w;
   result.write = write;

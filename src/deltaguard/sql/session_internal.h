@@ -107,6 +107,18 @@ Result<std::shared_ptr<const Contract>> SessionContract(const SessionState& stat
 /// The data tests INSERT and CTAS run (`SET deltaguard.check`), if set.
 std::optional<WriteCheckOptions> SessionCheck(const SessionState& state);
 
+/// A write of INSERT or CTAS, through the quarantine write when the session's data
+/// tests say `quarantine=PATH` (breaking rows routed, a failing batch held there).
+struct CheckedWrite {
+  WriteResult write;
+  int64_t quarantined_rows = 0;
+  std::string quarantine;  ///< the quarantine table's path, when used
+};
+Result<CheckedWrite> WriteWithSessionCheck(const SessionState& state,
+                                           const std::string& path,
+                                           std::vector<BatchSource> sources,
+                                           const WriteOptions& options);
+
 // The statement executors (session_*.cc).
 Result<StatementResult> ExecuteSelect(SessionState& state, const SelectStmt& stmt);
 Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stmt);

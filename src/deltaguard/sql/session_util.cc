@@ -11,7 +11,9 @@
 #include "deltaguard/contract/parse.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/sql/session_internal.h"
+#include "deltaguard/table/quarantine.h"
 #include "deltaguard/table/table.h"
+#include "deltaguard/table/write.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {
@@ -246,9 +248,34 @@ std::optional<WriteCheckOptions> SessionCheck(const SessionState& state) {
   WriteCheckOptions check;
   check.tests = s.check_tests;
   check.baseline = s.check_baseline;
-  check.on_failure = s.check_on_failure == "warn" ? CheckFailureAction::kWarn
-                                                  : CheckFailureAction::kFail;
+  constexpr std::string_view kQuarantine = "quarantine=";
+  if (s.check_on_failure.rfind(kQuarantine, 0) == 0) {
+    check.on_failure = CheckFailureAction::kQuarantine;
+    check.quarantine = s.check_on_failure.substr(kQuarantine.size());
+  } else {
+    check.on_failure = s.check_on_failure == "warn" ? CheckFailureAction::kWarn
+                                                    : CheckFailureAction::kFail;
+  }
   return check;
+}
+
+Result<CheckedWrite> WriteWithSessionCheck(const SessionState& state,
+                                           const std::string& path,
+                                           std::vector<BatchSource> sources,
+                                           const WriteOptions& options) {
+  CheckedWrite out;
+  if (options.check && options.check->on_failure == CheckFailureAction::kQuarantine) {
+    DELTA_ASSIGN_OR_RETURN(
+        auto q, WriteWithQuarantine(state.options.fs, path, std::move(sources), options,
+                                    options.check->quarantine, state.options.settings));
+    out.write = std::move(q.table);
+    out.quarantined_rows = q.quarantined_rows;
+    out.quarantine = options.check->quarantine;
+    return out;
+  }
+  DELTA_ASSIGN_OR_RETURN(out.write, WriteTable(state.options.fs, path, std::move(sources),
+                                               options, state.options.settings));
+  return out;
 }
 
 }  // namespace deltaguard::internal

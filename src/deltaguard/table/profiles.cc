@@ -3,9 +3,12 @@
 
 #include "deltaguard/table/profiles.h"
 
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -24,22 +27,46 @@ namespace deltaguard {
 
 namespace {
 
-// A table scan as an Arrow reader, for rewriting the profile table.
-class ScanBatches final : public arrow::RecordBatchReader {
+// The rows of a table scan whose `version` is in [lo, hi], as an Arrow reader.
+class VersionRows final : public arrow::RecordBatchReader {
  public:
-  explicit ScanBatches(std::unique_ptr<TableScan> scan) : scan_(std::move(scan)) {}
+  VersionRows(std::unique_ptr<TableScan> scan, int64_t lo, int64_t hi)
+      : scan_(std::move(scan)), lo_(lo), hi_(hi) {}
   std::shared_ptr<arrow::Schema> schema() const override {
     return scan_->output_schema();
   }
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
-    auto next = scan_->Next();
-    if (!next) return internal::ToArrowStatus(next.error());
-    *out = std::move(*next);
-    return arrow::Status::OK();
+    while (true) {
+      auto next = scan_->Next();
+      if (!next) return internal::ToArrowStatus(next.error());
+      *out = std::move(*next);
+      if (*out == nullptr) return arrow::Status::OK();
+      auto versions = std::dynamic_pointer_cast<arrow::Int64Array>(
+          (*out)->GetColumnByName("version"));
+      if (!versions) return arrow::Status::Invalid("the profile table has no version");
+      arrow::BooleanBuilder keep;
+      ARROW_RETURN_NOT_OK(keep.Reserve(versions->length()));
+      int64_t kept = 0;
+      for (int64_t i = 0; i < versions->length(); ++i) {
+        const bool in = versions->IsValid(i) && versions->Value(i) >= lo_ &&
+                        versions->Value(i) <= hi_;
+        keep.UnsafeAppend(in);
+        kept += in ? 1 : 0;
+      }
+      if (kept == (*out)->num_rows()) return arrow::Status::OK();
+      if (kept == 0) continue;
+      std::shared_ptr<arrow::Array> mask;
+      ARROW_RETURN_NOT_OK(keep.Finish(&mask));
+      ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(*out, mask));
+      *out = filtered.record_batch();
+      return arrow::Status::OK();
+    }
   }
 
  private:
   std::unique_ptr<TableScan> scan_;
+  int64_t lo_;
+  int64_t hi_;
 };
 
 }  // namespace
@@ -48,15 +75,35 @@ Status CompactProfileTable(FileSystemRef fs, const std::string& root) {
   DELTA_ASSIGN_OR_RETURN(std::string table_root, NormalizeTablePath(root));
   const std::string path = ProfileTablePath(table_root);
   DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, OpenSnapshot(fs, path));
-  if (snapshot->files().size() < 2) return OkStatus();
-  DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snapshot, ScanOptions{}));
+  // The per-commit files (one version each) become one file of their version range;
+  // files already compacted stay, so each compacted file keeps a narrow range and a
+  // check of the last 14 commits still reads one or two files.
+  int64_t lo = std::numeric_limits<int64_t>::max();
+  int64_t hi = std::numeric_limits<int64_t>::min();
+  int64_t singles = 0;
+  for (const auto& f : snapshot->files()) {
+    auto v = FileVersions(f);
+    if (!v || v->first != v->second) continue;
+    lo = std::min(lo, v->first);
+    hi = std::max(hi, v->second);
+    ++singles;
+  }
+  if (singles < 2) return OkStatus();
+  ScanOptions scan_options;
+  scan_options.file_filter = [lo, hi](const AddFile& f) {
+    auto v = FileVersions(f);
+    return !v || (v->second >= lo && v->first <= hi);
+  };
+  DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snapshot, scan_options));
   std::vector<BatchSource> sources;
-  sources.push_back(SourceFromReader("the profile table",
-                                     std::make_shared<ScanBatches>(std::move(scan))));
+  sources.push_back(SourceFromReader(
+      "the profile table", std::make_shared<VersionRows>(std::move(scan), lo, hi)));
+  // replaceWhere over the version range: files wholly inside are removed, a compacted
+  // file it overlaps (a backfilled old version) is rewritten without those rows.
   WriteOptions options;
   options.mode = WriteMode::kOverwrite;
+  options.replace_where = fmt::format("version >= {} AND version <= {}", lo, hi);
   options.operation = "OPTIMIZE";
-  options.merge_schema = true;
   auto rewritten = WriteTable(fs, path, std::move(sources), options);
   if (!rewritten) {
     return WithContext(rewritten.error(), fmt::format("compacting '{}'", path));

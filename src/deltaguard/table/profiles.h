@@ -23,8 +23,8 @@
 
 namespace deltaguard {
 
-/// Every this many versions of the profile table, its files are rewritten as one
-/// (CompactProfileTable), so reading a long history opens few files.
+/// Every this many versions of the profile table, its per-commit files are rewritten
+/// as one (CompactProfileTable), so reading a long history opens few files.
 inline constexpr int64_t kCompactProfilesEvery = 32;
 
 /// Appends `profile` (its version set) to the profile table of the table at `root`,
@@ -34,9 +34,10 @@ Result<int64_t> StoreProfile(FileSystemRef fs, const std::string& root,
                              const TableProfile& profile,
                              std::vector<std::string>* warnings = nullptr);
 
-/// Rewrites the profile table of the table at `root` as one overwrite (operation
-/// OPTIMIZE, rows in their order), then vacuums it with its own retention: the files
-/// an earlier compaction removed go once the retention has passed.
+/// Rewrites the per-commit files of the profile table of the table at `root` (those
+/// holding one version) as one file of their version range, in one commit (operation
+/// OPTIMIZE, replaceWhere over the range), then vacuums the profile table with its own
+/// retention: files an earlier compaction removed go once the retention has passed.
 Status CompactProfileTable(FileSystemRef fs, const std::string& root);
 
 /// After a write's commit: stores the profile its observer built (quality/profile_hook.h)

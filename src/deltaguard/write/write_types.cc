@@ -115,14 +115,18 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
     return OkStatus();
   }
   if (lower == "deltaguard.check.onfailure") {
+    // fail | warn | quarantine=PATH (INSERT and CTAS route rows or hold the batch in
+    // the quarantine table at PATH; docs/data_tests.md "At commit time").
     std::string v = AsciiToLower(Trim(value));
-    if (v != "fail" && v != "warn") {
+    const bool quarantine = StartsWithIgnoreCase(Trim(value), "quarantine=") &&
+                            Trim(Trim(value).substr(11)).size() > 0;
+    if (v != "fail" && v != "warn" && !quarantine) {
       return MakeError(ErrorCode::kInvalidArgument,
-                       "setting '{}' must be fail or warn, found '{}' (quarantine is "
-                       "`deltaguard write --on-check-failure quarantine=QTABLE`)",
+                       "setting '{}' must be fail, warn or quarantine=PATH, found '{}'",
                        key, value);
     }
-    check_on_failure = v;
+    check_on_failure =
+        quarantine ? "quarantine=" + std::string(Trim(Trim(value).substr(11))) : v;
     return OkStatus();
   }
   if (lower == "deltaguard.check.baseline") {
