@@ -58,7 +58,8 @@ std::optional<std::pair<int64_t, int64_t>> FileVersions(const AddFile& f) {
 }
 
 Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::string& root,
-                                               int64_t from, int64_t to) {
+                                               int64_t from, int64_t to,
+                                               bool number_distinct) {
   DELTA_ASSIGN_OR_RETURN(std::string table_root, NormalizeTablePath(root));
   const std::string path = ProfileTablePath(table_root);
   DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, internal::LoadIfExists(fs, path));
@@ -78,7 +79,7 @@ Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::stri
       if (!batch) break;
       batches.push_back(std::move(batch));
     }
-    return ProfilesFromRows(batches, from, to);
+    return ProfilesFromRows(batches, from, to, number_distinct);
   };
   auto profiles = read();
   if (!profiles) {
@@ -169,14 +170,14 @@ Result<std::vector<TableProfile>> CheckHistory(const FileSystemRef& fs,
       }
     }
   }
-  DELTA_ASSIGN_OR_RETURN(auto history,
-                         ReadProfiles(fs, table_root, from, version >= 0 ? version : -1));
+  DELTA_ASSIGN_OR_RETURN(auto history, ReadProfiles(fs, table_root, from,
+                                                    version >= 0 ? version : -1, false));
   if (spec.kind == BaselineSpec::Kind::kCommits && from > 0) {
     int64_t before = 0;
     for (const auto& p : history) before += p.version < last ? 1 : 0;
     if (before < spec.commits) {  // the ranges had gaps: read all of it
       DELTA_ASSIGN_OR_RETURN(
-          history, ReadProfiles(fs, table_root, 0, version >= 0 ? version : -1));
+          history, ReadProfiles(fs, table_root, 0, version >= 0 ? version : -1, false));
     }
   }
   // Profile the commits the check needs that have no stored profile: the checked one,

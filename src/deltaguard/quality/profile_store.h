@@ -23,9 +23,11 @@ namespace deltaguard {
 
 /// The profiles stored for the table at `root` with versions in [from, to] (to < 0: no
 /// upper bound), ascending; none when the table has no profile table yet. Files whose
-/// statistics show no version in the range are not read.
+/// statistics show no version in the range are not read. `number_distinct`: as
+/// ProfilesFromRows (false for checks).
 Result<std::vector<TableProfile>> ReadProfiles(FileSystemRef fs, const std::string& root,
-                                               int64_t from = 0, int64_t to = -1);
+                                               int64_t from = 0, int64_t to = -1,
+                                               bool number_distinct = true);
 
 /// The table versions whose profile rows a profile-table file holds (min, max), from
 /// its statistics; nullopt when unknown (the file must then be read).

@@ -137,7 +137,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> ProfileRows(const TableProfile& p) {
 
 Result<std::vector<TableProfile>> ProfilesFromRows(
     const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches, int64_t from,
-    int64_t to) {
+    int64_t to, bool number_distinct) {
   std::map<int64_t, TableProfile> by_version;
   for (const auto& b : batches) {
     Columns cols(*b);
@@ -222,7 +222,11 @@ Result<std::vector<TableProfile>> ProfilesFromRows(
       if (!max_text->IsNull(r)) c.max_text = max_text->GetString(r);
       auto q = QuantileSketch::Deserialize(sketches[0]->GetView(r));
       if (!q) return where(q.error());
-      auto d = DistinctSketch::Deserialize(sketches[1]->GetView(r));
+      const bool skip_distinct = !number_distinct && (c.kind == ProfileKind::kNumber ||
+                                                      c.kind == ProfileKind::kDate ||
+                                                      c.kind == ProfileKind::kTimestamp);
+      auto d = skip_distinct ? Result<DistinctSketch>(DistinctSketch())
+                             : DistinctSketch::Deserialize(sketches[1]->GetView(r));
       if (!d) return where(d.error());
       auto top = TopValuesSketch::Deserialize(sketches[2]->GetView(r));
       if (!top) return where(top.error());

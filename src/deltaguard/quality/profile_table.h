@@ -41,8 +41,12 @@ Result<std::shared_ptr<arrow::RecordBatch>> ProfileRows(const TableProfile& prof
 /// one per version, ascending. kCorruptData naming the version and column when a row
 /// does not decode (a sketch that does not deserialize, a bad hour histogram). Only
 /// the rows of versions in [from, to] (to < 0: no upper bound) are decoded.
+/// `number_distinct` false leaves the distinct-count sketch of numbers, dates and
+/// timestamps empty: a check never reads it (only the category detectors read a
+/// distinct count, of strings and booleans) and decoding hundreds of them is most of a
+/// long baseline's read.
 Result<std::vector<TableProfile>> ProfilesFromRows(
     const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches, int64_t from = 0,
-    int64_t to = -1);
+    int64_t to = -1, bool number_distinct = true);
 
 }  // namespace deltaguard
