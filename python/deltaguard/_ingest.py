@@ -28,6 +28,7 @@ class BatchProgress:
     dropped_rows: int
     quarantined_rows: int
     schema_version: int
+    backlog_files: int  # listed files still waiting after this batch
     seconds: float
     warnings: list[str] = field(default_factory=list)
 

@@ -8,6 +8,7 @@ Spark reads the bronze table, rescued column included, as deltaguard does."""
 
 import json
 import os
+import pty
 import signal
 import subprocess
 import time
@@ -162,3 +163,20 @@ def test_continuous_stops_cleanly_on_sigterm(landing, tmp_path):
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == EXIT_OK
     assert rows(str(tmp_path / "bronze"), "id") == [("1",), ("2",), ("3",)]
+
+
+def test_progress_bar_on_a_terminal(landing, tmp_path):
+    for f in range(6):
+        put(landing, f"p{f}.json", [{"n": str(f)}])
+    master, slave = pty.openpty()
+    args = [cli_path(), "ingest", str(landing), str(tmp_path / "bronze"), "--checkpoint",
+            str(tmp_path / "cp"), "--option", "cloudFiles.maxFilesPerTrigger=2"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave)
+    out, _ = proc.communicate(timeout=60)
+    os.close(slave)
+    err = os.read(master, 65536).decode()
+    os.close(master)
+    assert proc.returncode == EXIT_OK
+    assert "[##########....................] 2/6 files, 2 rows" in err
+    assert "[####################..........] 4/6 files, 4 rows" in err
+    assert out.decode().count("batch ") == 3  # the bar is on stderr only

@@ -2,6 +2,7 @@
 // with Auto Loader's semantics (ingest/ingest.h, docs/ingest.md).
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -32,11 +33,42 @@ std::string Bytes(int64_t n) {
   return fmt::format("{} B", n);
 }
 
-void PrintBatch(const BatchProgress& p, bool json) {
+// A progress bar on a terminal while a backlog is worked through (stderr, one line
+// redrawn per batch; cleared before anything else is printed).
+class ProgressBar {
+ public:
+  ProgressBar() : enabled_(::isatty(STDERR_FILENO) == 1) {}
+  void Update(const BatchProgress& p) {
+    if (!enabled_) return;
+    done_files_ += p.files;
+    rows_ += p.rows;
+    const int64_t total = done_files_ + p.backlog_files;
+    if (total <= 0 || (p.backlog_files == 0 && !shown_)) return;
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(kWidth * done_files_ / total);
+    std::cerr << fmt::format("\r[{}{}] {}/{} files, {} rows", std::string(filled, '#'),
+                             std::string(kWidth - filled, '.'), done_files_, total, rows_)
+              << std::flush;
+    shown_ = true;
+  }
+  void Clear() {
+    if (shown_) std::cerr << "\r\033[K" << std::flush;
+    shown_ = false;
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  int64_t done_files_ = 0;
+  int64_t rows_ = 0;
+};
+
+void PrintBatch(const BatchProgress& p, bool json, ProgressBar* bar) {
   if (json) {
     std::cout << BatchProgressJson(p) << std::endl;
     return;
   }
+  bar->Clear();
   std::string extra;
   if (p.rescued_rows > 0) extra += fmt::format(", {} rescued", p.rescued_rows);
   if (p.malformed_rows > 0) extra += fmt::format(", {} malformed", p.malformed_rows);
@@ -51,6 +83,7 @@ void PrintBatch(const BatchProgress& p, bool json) {
                    Bytes(p.bytes), where, p.schema_version, p.seconds)
             << std::endl;
   for (const auto& w : p.warnings) std::cout << "  warning: " << w << std::endl;
+  bar->Update(p);
 }
 
 }  // namespace
@@ -105,9 +138,11 @@ int RunIngest(const std::vector<std::string>& argv) {
   std::signal(SIGTERM, OnStopSignal);
   request.stop_requested = [] { return g_stop.load(); };
   IngestResult partial;
+  ProgressBar bar;
   auto result = RunIngest(
       MakeLocalFileSystem(), request,
-      [json](const BatchProgress& p) { PrintBatch(p, json); }, &partial);
+      [json, &bar](const BatchProgress& p) { PrintBatch(p, json, &bar); }, &partial);
+  bar.Clear();
   const IngestResult& done = result ? *result : partial;
   for (const auto& f : done.changed_files) {
     std::cerr << "deltaguard: warning: '" << f

@@ -95,6 +95,7 @@ class Run {
           b.files.push_back(fresh[taken++]);
         }
         DELTA_RETURN_IF_ERROR(cp_->Plan(b));
+        backlog_ = static_cast<int64_t>(fresh.size() - taken);
         DELTA_RETURN_IF_ERROR(RunBatch(b, false));
         if (Stopped()) return OkStatus();
       }
@@ -194,6 +195,7 @@ class Run {
     p.batch = b.batch;
     p.replayed = replayed;
     p.schema_version = history_.back().version;
+    p.backlog_files = replayed ? 0 : backlog_;
     if (replayed) {
       for (const auto& f : b.files) {
         auto now = fs_->Stat(f.path);
@@ -328,6 +330,7 @@ class Run {
   std::string location_;
   std::optional<IngestCheckpoint> cp_;
   std::vector<SchemaVersion> history_;
+  int64_t backlog_ = 0;
 };
 
 }  // namespace
@@ -392,6 +395,7 @@ std::string BatchProgressJson(const BatchProgress& p) {
   AppendJsonRawField(&out, "dropped_rows", std::to_string(p.dropped_rows));
   AppendJsonRawField(&out, "quarantined_rows", std::to_string(p.quarantined_rows));
   AppendJsonRawField(&out, "schema_version", std::to_string(p.schema_version));
+  AppendJsonRawField(&out, "backlog_files", std::to_string(p.backlog_files));
   AppendJsonRawField(&out, "seconds", fmt::format("{:.3f}", p.seconds));
   std::string w;
   AppendJsonStringArray(p.warnings, &w);

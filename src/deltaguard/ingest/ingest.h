@@ -62,6 +62,8 @@ struct BatchProgress {
   int64_t dropped_rows = 0;
   int64_t quarantined_rows = 0;  ///< data tests with quarantine
   int64_t schema_version = 0;
+  /// Listed files still waiting after this batch (the rest of the backlog).
+  int64_t backlog_files = 0;
   double seconds = 0;
   std::vector<std::string> warnings;
 };

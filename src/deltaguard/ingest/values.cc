@@ -307,8 +307,8 @@ bool ValueAppender::AppendPrimitive(const JsonToken& t, const DataType& type,
     case TypeKind::kTimestampNtz:
       if (t.kind == JsonTokenKind::kNumber) {  // seconds since the epoch, as Spark
         int64_t seconds = 0;
-        if (!ParseInt64(t.text, &seconds) ||
-            std::abs(seconds) > std::numeric_limits<int64_t>::max() / kMicrosPerSecond) {
+        constexpr int64_t kLimit = std::numeric_limits<int64_t>::max() / kMicrosPerSecond;
+        if (!ParseInt64(t.text, &seconds) || seconds > kLimit || seconds < -kLimit) {
           return false;
         }
         Keep(As<arrow::TimestampBuilder>(builder)->Append(seconds * kMicrosPerSecond));
