@@ -22,18 +22,14 @@ Status SampleJson(const FileSystem& fs, const IngestFile& file, const ValueAppen
   if (multi_line) {
     DELTA_ASSIGN_OR_RETURN(std::string text, fs.ReadFile(file.path));
     if (!IsValidUtf8(text)) text = ReplaceInvalidUtf8(text);
-    std::string_view t = Trim(text);
-    if (!t.empty() && t.front() == '[') text = "{\"r\":" + text + "}";
-    if (record.Parse(&text, kMaxInputJsonDepth + 1)) return OkStatus();  // malformed
-    const auto& tokens = record.tokens();
-    if (!t.empty() && t.front() == '[') {
-      for (uint32_t c = 2; c < tokens[1].end; c = tokens[c].end) {
-        if (tokens[c].kind == JsonTokenKind::kObject) {
-          *merged = MergeInferredTypes(*merged, v.InferJson(record, c));
-        }
+    std::vector<uint32_t> elements;
+    if (record.ParseDocument(&text, kMaxInputJsonDepth, &elements)) {
+      return OkStatus();  // malformed: not sampled
+    }
+    for (uint32_t c : elements) {
+      if (record.tokens()[c].kind == JsonTokenKind::kObject) {
+        *merged = MergeInferredTypes(*merged, v.InferJson(record, c));
       }
-    } else {
-      *merged = MergeInferredTypes(*merged, v.InferJson(record, 0));
     }
     return OkStatus();
   }
@@ -61,11 +57,8 @@ Status SampleCsv(const FileSystem& fs, const IngestFile& file, const IngestOptio
     DELTA_ASSIGN_OR_RETURN(bool more, lines.Next(&line));
     if (!more) break;
     std::string record = line;
-    while (o.multi_line && CsvQuoteOpen(record, o.delimiter, o.quote, o.escape)) {
-      DELTA_ASSIGN_OR_RETURN(bool next, lines.Next(&line));
-      if (!next) break;
-      record += "\n" + line;
-    }
+    DELTA_RETURN_IF_ERROR(
+        JoinCsvLines(&lines, o.delimiter, o.quote, o.escape, o.multi_line, &record));
     if (SplitCsvRecord(record, o.delimiter, o.quote, o.escape, &fields)) continue;
     if (first) {
       first = false;
@@ -128,10 +121,7 @@ DataTypeRef AddNested(const DataTypeRef& type, const std::vector<std::string>& p
 Result<SchemaRef> InferIngestSchema(const FileSystem& fs,
                                     const std::vector<IngestFile>& files,
                                     const IngestOptions& options) {
-  ValueOptions vo;
-  vo.infer_column_types = options.infer_column_types;
-  vo.null_value = options.null_value;
-  ValueAppender v(vo);
+  ValueAppender v(IngestValueOptions(options));
   int64_t taken = 0, bytes = 0;
   DataTypeRef merged = std::make_shared<StructType>(std::vector<StructField>{});
   std::vector<std::string> csv_names;

@@ -20,15 +20,10 @@
 #include "deltaguard/table/write.h"
 #include "deltaguard/util/report_format.h"
 #include "deltaguard/util/string_util.h"
+#include "deltaguard/write/table_state.h"
 
 namespace deltaguard {
 namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // The type at `path` in `schema` (through structs and arrays), or null.
 DataTypeRef TypeAt(const StructType& schema, const std::vector<std::string>& path) {
@@ -57,8 +52,8 @@ class Run {
   Status Go() {
     location_ =
         r_.options.schema_location.empty() ? r_.checkpoint : r_.options.schema_location;
-    DELTA_ASSIGN_OR_RETURN(
-        cp_, IngestCheckpoint::Open(fs_, r_.checkpoint, r_.source, r_.table, NowMs()));
+    DELTA_ASSIGN_OR_RETURN(cp_, IngestCheckpoint::Open(fs_, r_.checkpoint, r_.source,
+                                                       r_.table, internal::NowMillis()));
     DELTA_ASSIGN_OR_RETURN(history_, ReadSchemaHistory(*fs_, location_));
     if (cp_->pending()) {
       // An earlier run planned this batch and did not record its commit: replay the
@@ -112,8 +107,8 @@ class Run {
   bool Stopped() const { return r_.stop_requested && r_.stop_requested(); }
 
   void Wait() const {
-    const int64_t until = NowMs() + r_.interval_ms;
-    while (NowMs() < until && !Stopped()) {
+    const int64_t until = internal::NowMillis() + r_.interval_ms;
+    while (internal::NowMillis() < until && !Stopped()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
@@ -164,7 +159,7 @@ class Run {
     v.schema = wanted;
     for (const auto& f : wanted->fields()) v.added.push_back(f.name);
     v.reason = reason;
-    v.created_ms = NowMs();
+    v.created_ms = internal::NowMillis();
     DELTA_RETURN_IF_ERROR(WriteSchemaVersion(*fs_, location_, v));
     history_.push_back(std::move(v));
     return OkStatus();
@@ -222,7 +217,7 @@ class Run {
     spec.options = r_.options;
     spec.data_schema = history_.back().schema;
     spec.evolves = Evolves(spec.data_schema);
-    spec.ingested_at_micros = NowMs() * 1000;
+    spec.ingested_at_micros = internal::NowMillis() * 1000;
     auto stats = std::make_shared<ReadStats>();
     DELTA_ASSIGN_OR_RETURN(auto reader, OpenIngestReader(fs_, b.files, spec, stats));
     std::vector<BatchSource> sources;
@@ -312,7 +307,7 @@ class Run {
     v.added = added;
     v.widened = widened;
     v.reason = fmt::format("batch {}", b.batch);
-    v.created_ms = NowMs();
+    v.created_ms = internal::NowMillis();
     DELTA_RETURN_IF_ERROR(WriteSchemaVersion(*fs_, location_, v));
     history_.push_back(v);
     return MakeError(ErrorCode::kSchemaMismatch,

@@ -206,6 +206,25 @@ TEST_F(IngestTest, SchemaHintsPinNestedAndTopLevelTypes) {
   EXPECT_EQ(r->batches[0].rescued_rows, 0);
 }
 
+TEST_F(IngestTest, MultiLineJsonIsOneObjectOrAnArrayOfThem) {
+  Options({{"multiLine", "true"}});
+  Source("a.json",
+         "[\n  {\"id\": \"1\",\n   \"tags\": [\"x\"]},\n  {\"id\": \"2\"}\n]\n");
+  Source("b.json", "{\n  \"id\": \"3\"\n}\n");
+  Source("c.json", "[{\"id\": \"4\"}, 5]\n");  // not every element is a record
+  auto r = Ingest();
+  ASSERT_TRUE(r) << r.error().message;
+  auto rows = Dump(request_.table);
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[0], "id,tags,_rescued_data");
+  EXPECT_EQ(rows[1], "1|list<element: string>[x]|null");
+  EXPECT_EQ(rows[2], "2|null|null");
+  EXPECT_EQ(rows[3], "3|null|null");
+  EXPECT_EQ(rows[4], "4|null|null");  // records before the element that is not one
+  EXPECT_THAT(rows[5], HasSubstr("_corrupt_record"));  // c.json's text kept whole
+  EXPECT_EQ(r->batches[0].malformed_rows, 1);
+}
+
 TEST_F(IngestTest, RateLimitsMakeSeveralBatchesEachOneCommit) {
   Options({{"cloudFiles.maxFilesPerTrigger", "2"}});
   for (int i = 0; i < 5; ++i) {

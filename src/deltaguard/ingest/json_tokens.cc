@@ -122,6 +122,24 @@ std::optional<JsonRecordProblem> JsonRecord::Parse(std::string* text, int depth_
   return std::nullopt;
 }
 
+std::optional<JsonRecordProblem> JsonRecord::ParseDocument(
+    std::string* text, int depth_limit, std::vector<uint32_t>* elements) {
+  elements->clear();
+  const std::string_view trimmed = Trim(*text);
+  if (trimmed.empty() || trimmed.front() != '[') {
+    auto problem = Parse(text, depth_limit);
+    if (!problem) elements->push_back(0);
+    return problem;
+  }
+  // An array: parsed as the member of an object, so the record rules hold.
+  std::string wrapped = "{\"r\":" + *text + "}";
+  auto problem = Parse(&wrapped, depth_limit + 1);
+  if (problem) return problem;
+  *text = std::move(wrapped);  // the tokens point into it
+  for (uint32_t c = 2; c < tokens_[1].end; c = tokens_[c].end) elements->push_back(c);
+  return std::nullopt;
+}
+
 void JsonRecord::AppendJson(uint32_t index, std::string* out) const {
   const JsonToken& t = tokens_[index];
   switch (t.kind) {

@@ -40,6 +40,12 @@ class JsonRecord {
   /// than exactly one object with only whitespace around it.
   std::optional<JsonRecordProblem> Parse(std::string* text, int depth_limit);
 
+  /// A whole file as Spark's multiLine JSON reads it: one value, or a top-level array
+  /// of values. On success `elements` holds the token index of each record (0 for a
+  /// single value; the array's elements otherwise); the caller checks they are objects.
+  std::optional<JsonRecordProblem> ParseDocument(std::string* text, int depth_limit,
+                                                 std::vector<uint32_t>* elements);
+
   const std::vector<JsonToken>& tokens() const { return tokens_; }
   const JsonToken& root() const { return tokens_.front(); }
 

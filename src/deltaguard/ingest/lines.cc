@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "deltaguard/ingest/csv_fields.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
@@ -47,6 +48,17 @@ Result<bool> LineSource::Next(std::string* line) {
   if (!IsValidUtf8(*line)) *line = ReplaceInvalidUtf8(*line);
   ++number_;
   return true;
+}
+
+Status JoinCsvLines(LineSource* lines, char delimiter, char quote, char escape,
+                    bool multi_line, std::string* record) {
+  std::string line;
+  while (multi_line && CsvQuoteOpen(*record, delimiter, quote, escape)) {
+    DELTA_ASSIGN_OR_RETURN(bool more, lines->Next(&line));
+    if (!more) break;
+    *record += "\n" + line;
+  }
+  return OkStatus();
 }
 
 }  // namespace deltaguard

@@ -13,6 +13,13 @@
 
 namespace deltaguard {
 
+class LineSource;
+
+/// CSV with multiLine: `record` holds a record's first line; while a quoted field is
+/// still open at its end, the next lines are joined to it (with '\n').
+Status JoinCsvLines(LineSource* lines, char delimiter, char quote, char escape,
+                    bool multi_line, std::string* record);
+
 inline constexpr int64_t kMaxRecordBytes = int64_t{256} << 20;
 
 class LineSource {

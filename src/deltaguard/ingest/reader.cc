@@ -37,19 +37,7 @@ class IngestReader final : public arrow::RecordBatchReader {
         stats_(std::move(stats)),
         schema_(std::move(schema)),
         output_(std::move(output)),
-        values_(MakeValueOptions(spec_.options)) {}
-
-  static ValueOptions MakeValueOptions(const IngestOptions& o) {
-    ValueOptions v;
-    v.case_sensitive = o.reader_case_sensitive;
-    v.infer_column_types = o.infer_column_types;
-    v.timestamp_format = o.timestamp_format;
-    v.date_format = o.date_format;
-    v.null_value = o.null_value;
-    v.report_mismatches =
-        o.EffectiveMode() == EvolutionMode::kAddNewColumnsWithTypeWidening;
-    return v;
-  }
+        values_(IngestValueOptions(spec_.options)) {}
 
   Status Init() {
     for (const auto& f : output_->fields()) {
@@ -200,27 +188,17 @@ class IngestReader final : public arrow::RecordBatchReader {
     if (!IsValidUtf8(*text)) *text = ReplaceInvalidUtf8(*text);
     raw_text_ = *text;
     std::string body = std::move(*text);
-    // One object, or an array of objects (Spark's multiLine JSON).
-    std::string_view trimmed = Trim(body);
-    if (!trimmed.empty() && trimmed.front() == '[') {
-      std::string wrapped = "{\"r\":" + body + "}";
-      auto problem = record_.Parse(&wrapped, kMaxInputJsonDepth + 1);
-      if (problem) return Malformed(1, problem->message);
-      const auto& tokens = record_.tokens();
-      const JsonToken& array = tokens[1];
-      if (array.kind != JsonTokenKind::kArray) return Malformed(1, "not an array");
-      for (uint32_t c = 2; c < array.end; c = tokens[c].end) {
-        if (tokens[c].kind != JsonTokenKind::kObject) {
-          return Malformed(1, "an element of the top-level array is not an object");
-        }
-        raw_text_ = record_.ToJson(c);
-        DELTA_RETURN_IF_ERROR(JsonRecordRow(c));
-      }
-      return OkStatus();
-    }
-    auto problem = record_.Parse(&body, kMaxInputJsonDepth);
+    std::vector<uint32_t> elements;
+    auto problem = record_.ParseDocument(&body, kMaxInputJsonDepth, &elements);
     if (problem) return Malformed(1, problem->message);
-    return JsonRecordRow(0);
+    for (uint32_t c : elements) {
+      if (record_.tokens()[c].kind != JsonTokenKind::kObject) {
+        return Malformed(1, "a record of the file is not a JSON object");
+      }
+      if (c != 0) raw_text_ = record_.ToJson(c);  // an element of a top-level array
+      DELTA_RETURN_IF_ERROR(JsonRecordRow(c));
+    }
+    return OkStatus();
   }
 
   Status JsonRecordRow(uint32_t root) {
@@ -228,8 +206,7 @@ class IngestReader final : public arrow::RecordBatchReader {
     unknown_.clear();
     if (Scanning()) {
       // Only looking for the other new fields: a throwaway pass of the same rules.
-      ScanUnknown(root);
-      return OkStatus();
+      return ScanUnknown(root);
     }
     values_.AppendRecord(record_, root, *record_schema_, data_builders_, &rescued_fields_,
                          &unknown_);
@@ -238,36 +215,37 @@ class IngestReader final : public arrow::RecordBatchReader {
     return FinishRow(false);
   }
 
-  void ScanUnknown(uint32_t root) {
-    std::vector<std::unique_ptr<arrow::ArrayBuilder>> scratch;
-    std::vector<arrow::ArrayBuilder*> ptrs;
-    for (const auto& f : record_schema_->fields()) {
-      auto b = MakeIngestBuilder(*f.type);
-      if (!b) return;
-      ptrs.push_back(b->get());
-      scratch.push_back(std::move(*b));
+  // Scanning only: the record goes into scratch builders (made once, emptied each
+  // time) so the same rules find its unknown fields.
+  Status ScanUnknown(uint32_t root) {
+    if (scratch_.empty()) {
+      for (const auto& f : record_schema_->fields()) {
+        DELTA_ASSIGN_OR_RETURN(auto b, MakeIngestBuilder(*f.type));
+        scratch_ptrs_.push_back(b.get());
+        scratch_.push_back(std::move(b));
+      }
     }
+    for (auto& b : scratch_) b->Reset();
     RescuedFields ignored;
-    values_.AppendRecord(record_, root, *record_schema_, ptrs, &ignored, &unknown_);
+    values_.AppendRecord(record_, root, *record_schema_, scratch_ptrs_, &ignored,
+                         &unknown_);
     NoteUnknown();
+    return OkStatus();
   }
 
   Status CsvLine(int64_t line_no) {
     const auto& o = spec_.options;
     // A quoted field may span lines (multiLine): join lines until the quotes close.
     std::string record = line_;
-    while (o.multi_line && CsvQuoteOpen(record, o.delimiter, o.quote, o.escape)) {
-      DELTA_ASSIGN_OR_RETURN(bool more, source_->Next(&line_));
-      if (!more) break;
-      record += "\n" + line_;
-    }
+    DELTA_RETURN_IF_ERROR(JoinCsvLines(source_.get(), o.delimiter, o.quote, o.escape,
+                                       o.multi_line, &record));
     raw_text_ = record;
     std::vector<std::string> fields;
     auto split = SplitCsvRecord(record, o.delimiter, o.quote, o.escape, &fields);
     if (!header_read_ && o.header) {
       header_read_ = true;
       if (split) return Malformed(line_no, "the header: " + *split);
-      return MapHeader(fields, line_no);
+      return MapHeader(fields);
     }
     if (!header_read_) {
       header_read_ = true;
@@ -307,7 +285,7 @@ class IngestReader final : public arrow::RecordBatchReader {
     return FinishRow(false);
   }
 
-  Status MapHeader(const std::vector<std::string>& names, int64_t line_no) {
+  Status MapHeader(const std::vector<std::string>& names) {
     header_names_ = names;
     header_.clear();
     std::vector<bool> used(record_schema_->num_fields(), false);
@@ -322,7 +300,6 @@ class IngestReader final : public arrow::RecordBatchReader {
       }
       header_.push_back(i);
     }
-    (void)line_no;
     NoteUnknown();
     return OkStatus();
   }
@@ -437,6 +414,8 @@ class IngestReader final : public arrow::RecordBatchReader {
   ValueAppender values_;
   std::vector<std::unique_ptr<arrow::ArrayBuilder>> builders_;
   std::vector<arrow::ArrayBuilder*> data_builders_;
+  std::vector<std::unique_ptr<arrow::ArrayBuilder>> scratch_;
+  std::vector<arrow::ArrayBuilder*> scratch_ptrs_;
   int rescued_ = -1, corrupt_ = -1, raw_ = -1;
   std::vector<std::pair<std::string, int>> metadata_;
   SchemaRef record_schema_;
@@ -459,6 +438,18 @@ class IngestReader final : public arrow::RecordBatchReader {
 };
 
 }  // namespace
+
+ValueOptions IngestValueOptions(const IngestOptions& o) {
+  ValueOptions v;
+  v.case_sensitive = o.reader_case_sensitive;
+  v.infer_column_types = o.infer_column_types;
+  v.timestamp_format = o.timestamp_format;
+  v.date_format = o.date_format;
+  v.null_value = o.null_value;
+  v.report_mismatches =
+      o.EffectiveMode() == EvolutionMode::kAddNewColumnsWithTypeWidening;
+  return v;
+}
 
 void MergeUnknownField(UnknownField field, std::vector<UnknownField>* list) {
   for (auto& u : *list) {

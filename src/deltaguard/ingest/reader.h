@@ -66,6 +66,9 @@ struct ReadStats {
   std::vector<UnknownField> unknown;
 };
 
+/// How values are read under `options` (the readers' and inference's one mapping).
+ValueOptions IngestValueOptions(const IngestOptions& options);
+
 /// The columns the reader produces: the data columns, then the rescued, corrupt-record
 /// and raw columns when set, then the metadata columns asked for.
 Result<SchemaRef> IngestOutputSchema(const ReadSpec& spec);
