@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         "a BIGINT, b STRING, c DOUBLE, d STRUCT<x: INT, y: ARRAY<STRING>>, "
         "e DECIMAL(10,2), f TIMESTAMP, g MAP<STRING, BIGINT>, h BOOLEAN, i DATE");
   } else {
-    auto inferred = InferIngestSchema(*fs, {file}, *options);
+    auto inferred = InferIngestSchema(fs, {file}, *options);
     if (!inferred) {
       input_fuzz::CheckMessage(inferred.error());
       return 0;

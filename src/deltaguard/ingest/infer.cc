@@ -8,6 +8,7 @@
 #include "deltaguard/ingest/csv_fields.h"
 #include "deltaguard/ingest/json_tokens.h"
 #include "deltaguard/ingest/lines.h"
+#include "deltaguard/ingest/parquet_reader.h"
 #include "deltaguard/schema/column_path.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/util/depth_guard.h"
@@ -118,9 +119,10 @@ DataTypeRef AddNested(const DataTypeRef& type, const std::vector<std::string>& p
 
 }  // namespace
 
-Result<SchemaRef> InferIngestSchema(const FileSystem& fs,
+Result<SchemaRef> InferIngestSchema(const FileSystemRef& fs_ref,
                                     const std::vector<IngestFile>& files,
                                     const IngestOptions& options) {
+  const FileSystem& fs = *fs_ref;
   ValueAppender v(IngestValueOptions(options));
   int64_t taken = 0, bytes = 0;
   DataTypeRef merged = std::make_shared<StructType>(std::vector<StructField>{});
@@ -136,6 +138,14 @@ Result<SchemaRef> InferIngestSchema(const FileSystem& fs,
       st = SampleJson(fs, f, v, options.multi_line, &merged);
     } else if (options.format == IngestFormat::kCsv) {
       st = SampleCsv(fs, f, options, v, &csv_names, &csv_types);
+    } else if (options.format == IngestFormat::kParquet) {
+      // Typed: the footer's schema, merged over the sample (no data is read).
+      auto schema = ParquetFileSchema(fs_ref, f);
+      if (schema) {
+        merged = MergeInferredTypes(merged, *schema);
+      } else {
+        st = schema.error();
+      }
     }
     if (!st) return WithContext(st.error(), fmt::format("inferring from {}", f.path));
     for (const auto& [k, val] : f.partition_values) {

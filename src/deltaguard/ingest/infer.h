@@ -1,10 +1,10 @@
 /// \file deltaguard/ingest/infer.h
 /// Schema inference over a sample of the source, as Auto Loader does it
 /// (docs/ingest.md "Schema inference"): the first cloudFiles.schemaInference.sampleSize
-/// files/bytes; JSON fields and CSV columns as STRING unless
-/// cloudFiles.inferColumnTypes (then ingest/values.h's rules), names differing only
-/// by case folded into the first one seen, partition columns from the path as STRING,
-/// and cloudFiles.schemaHints pinning the types of the columns they name.
+/// files/bytes (Parquet: their footers' schemas merged); JSON fields and CSV columns as
+/// STRING unless cloudFiles.inferColumnTypes (then ingest/values.h's rules), names
+/// differing only by case folded into the first one seen, partition columns from the path
+/// as STRING, and cloudFiles.schemaHints pinning the types of the columns they name.
 #pragma once
 
 #include <string>
@@ -20,7 +20,7 @@ namespace deltaguard {
 
 /// The data columns of `files` (in listing order; the sample is taken from the
 /// front). No file to sample is kInvalidArgument: a first run needs data or a schema.
-Result<SchemaRef> InferIngestSchema(const FileSystem& fs,
+Result<SchemaRef> InferIngestSchema(const FileSystemRef& fs,
                                     const std::vector<IngestFile>& files,
                                     const IngestOptions& options);
 

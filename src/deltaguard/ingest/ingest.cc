@@ -147,7 +147,7 @@ class Run {
     } else if (!history_.empty()) {
       return OkStatus();
     } else {
-      DELTA_ASSIGN_OR_RETURN(wanted, InferIngestSchema(*fs_, sample, r_.options));
+      DELTA_ASSIGN_OR_RETURN(wanted, InferIngestSchema(fs_, sample, r_.options));
       reason = fmt::format(
           "inferred from {} file{}",
           std::min<int64_t>(static_cast<int64_t>(sample.size()), r_.options.sample_files),
@@ -223,6 +223,16 @@ class Run {
     std::vector<BatchSource> sources;
     sources.push_back(SourceFromReader(fmt::format("batch {} of {}", b.batch, r_.source),
                                        std::move(reader)));
+    if (r_.transform) {
+      DELTA_ASSIGN_OR_RETURN(sources[0].delta_schema, IngestOutputSchema(spec));
+      auto mapped = r_.transform(std::move(sources[0]));
+      if (!mapped) {
+        return WithContext(mapped.error(),
+                           fmt::format("batch {} of '{}' (nothing of it was committed)",
+                                       b.batch, r_.source));
+      }
+      sources[0] = std::move(*mapped);
+    }
     WriteOptions w;
     w.mode = WriteMode::kAppend;
     w.merge_schema = true;  // the schema location decides; the table follows it
@@ -257,6 +267,7 @@ class Run {
     p.table_version = written->skipped ? -1 : written->version;
     p.files = stats->files;
     p.rows = stats->rows;
+    p.written_rows = written->skipped ? 0 : written->rows;
     p.bytes = stats->bytes;
     p.rescued_rows = stats->rescued_rows;
     p.malformed_rows = stats->malformed_rows;

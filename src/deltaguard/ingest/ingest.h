@@ -47,6 +47,10 @@ struct IngestRequest {
   /// Asked between batches and while waiting (continuous); true ends the run after
   /// the current batch.
   std::function<bool()> stop_requested;
+  /// Maps each micro-batch's rows (the ingest columns, `delta_schema` set) to the rows
+  /// written, e.g. a streaming INSERT's SELECT (docs/ingest.md "SQL"); it must not
+  /// hold rows across batches. Null: the rows are written as read.
+  std::function<Result<BatchSource>(BatchSource batch)> transform;
 };
 
 /// One micro-batch.
@@ -55,7 +59,8 @@ struct BatchProgress {
   int64_t table_version = -1;  ///< -1: nothing committed (replayed batch already in)
   bool replayed = false;       ///< planned by an earlier run that stopped
   int64_t files = 0;
-  int64_t rows = 0;
+  int64_t rows = 0;          ///< records read
+  int64_t written_rows = 0;  ///< rows committed (a transform may filter)
   int64_t bytes = 0;
   int64_t rescued_rows = 0;
   int64_t malformed_rows = 0;

@@ -96,7 +96,9 @@ std::optional<JsonRecordProblem> JsonRecord::Parse(std::string* text, int depth_
       rapidjson::kParseInsituFlag;
   rapidjson::InsituStringStream stream(text->data());
   JsonRecordHandler handler(this, depth_limit);
-  rapidjson::Reader reader;
+  // One reader per thread: a reader allocates its stack when constructed, and keeps
+  // it between records (Parse clears it on exit).
+  thread_local rapidjson::Reader reader;
   rapidjson::ParseResult parsed = reader.Parse<kFlags>(stream, handler);
   const size_t consumed = stream.Tell();
   text->pop_back();

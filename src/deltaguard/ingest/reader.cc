@@ -12,6 +12,8 @@
 #include "deltaguard/ingest/csv_fields.h"
 #include "deltaguard/ingest/json_tokens.h"
 #include "deltaguard/ingest/lines.h"
+#include "deltaguard/ingest/parallel_reader.h"
+#include "deltaguard/ingest/parquet_reader.h"
 #include "deltaguard/schema/column_path.h"
 #include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"
@@ -506,22 +508,29 @@ Result<SchemaRef> IngestOutputSchema(const ReadSpec& spec) {
 Result<std::shared_ptr<arrow::RecordBatchReader>> OpenIngestReader(
     FileSystemRef fs, std::vector<IngestFile> files, ReadSpec spec,
     std::shared_ptr<ReadStats> stats) {
-  if (spec.options.format == IngestFormat::kParquet) {
-    return MakeError(ErrorCode::kUnsupportedFeature,
-                     "ingesting Parquet files is not supported yet (json, csv and text "
-                     "are); `deltaguard write` appends Parquet files");
-  }
   if (spec.options.format == IngestFormat::kText) {
     spec.data_schema = std::make_shared<const StructType>(
         std::vector<StructField>{{"value", DataType::String(), true, {}}});
   }
   DELTA_ASSIGN_OR_RETURN(SchemaRef output, IngestOutputSchema(spec));
   DELTA_ASSIGN_OR_RETURN(auto arrow_schema, ToArrowSchema(*output));
-  auto reader =
-      std::make_shared<IngestReader>(std::move(fs), std::move(files), std::move(spec),
-                                     std::move(stats), std::move(arrow_schema), output);
-  DELTA_RETURN_IF_ERROR(reader->Init());
-  return std::shared_ptr<arrow::RecordBatchReader>(std::move(reader));
+  auto open = [fs, spec, arrow_schema, output](std::vector<IngestFile> share,
+                                               std::shared_ptr<ReadStats> counts)
+      -> Result<std::shared_ptr<arrow::RecordBatchReader>> {
+    if (spec.options.format == IngestFormat::kParquet) {
+      return OpenParquetIngestReader(fs, std::move(share), spec, std::move(counts),
+                                     arrow_schema, output);
+    }
+    auto reader = std::make_shared<IngestReader>(fs, std::move(share), spec,
+                                                 std::move(counts), arrow_schema, output);
+    DELTA_RETURN_IF_ERROR(reader->Init());
+    return std::shared_ptr<arrow::RecordBatchReader>(std::move(reader));
+  };
+  const int workers = IngestWorkers(files, spec.parallelism, spec.parallel_min_bytes);
+  if (workers > 1) {
+    return OpenParallelReader(files, workers, std::move(stats), arrow_schema, open);
+  }
+  return open(std::move(files), std::move(stats));
 }
 
 }  // namespace deltaguard

@@ -50,6 +50,10 @@ struct ReadSpec {
   /// nothing does (rescue, none).
   std::function<bool(const UnknownField&)> evolves;
   int64_t batch_rows = 64 * 1024;
+  /// Reader threads (ingest/parallel_reader.h); 0: one per core (at most 4) when the
+  /// batch has several files and at least `parallel_min_bytes`.
+  int parallelism = 0;
+  int64_t parallel_min_bytes = 16 << 20;
   int64_t ingested_at_micros = 0;  ///< the _ingested_at value
 };
 

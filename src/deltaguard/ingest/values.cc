@@ -154,8 +154,8 @@ void ValueAppender::AppendRecord(const JsonRecord& record, uint32_t index,
                                  const std::vector<arrow::ArrayBuilder*>& builders,
                                  RescuedFields* rescued,
                                  std::vector<UnknownField>* unknown) {
-  std::vector<std::string> path;
-  Members(record, index, schema, builders, &path, rescued, unknown);
+  path_.clear();
+  Members(record, index, schema, builders, &path_, rescued, unknown);
 }
 
 void ValueAppender::Members(const JsonRecord& record, uint32_t index,
@@ -165,10 +165,27 @@ void ValueAppender::Members(const JsonRecord& record, uint32_t index,
                             std::vector<UnknownField>* unknown) {
   const auto& tokens = record.tokens();
   const JsonToken& object = tokens[index];
-  std::vector<bool> seen(type.num_fields(), false);
+  // Which fields the object set (a word of bits for the usual width: no allocation
+  // per object).
+  const size_t width = type.num_fields();
+  uint64_t seen_word = 0;
+  std::vector<bool> seen_wide(width > 64 ? width : 0, false);
+  auto seen = [&](size_t i) {
+    return width > 64 ? static_cast<bool>(seen_wide[i]) : ((seen_word >> i) & 1) != 0;
+  };
+  auto mark = [&](size_t i) {
+    if (width > 64) {
+      seen_wide[i] = true;
+    } else {
+      seen_word |= uint64_t{1} << i;
+    }
+  };
+  size_t next = 0;  // records mostly list fields in the schema's order: try it first
   for (uint32_t c = index + 1; c < object.end; c = tokens[c].end) {
     const std::string_view key = tokens[c].key;
-    int i = type.FieldIndex(key);
+    int i = next < width && type.field(next).name == key ? static_cast<int>(next)
+                                                         : type.FieldIndex(key);
+    if (i >= 0) next = static_cast<size_t>(i) + 1;
     path->emplace_back(key);
     if (i < 0) {
       const int folded = type.FieldIndexCaseInsensitive(key);
@@ -186,17 +203,17 @@ void ValueAppender::Members(const JsonRecord& record, uint32_t index,
         continue;
       }
     }
-    if (seen[static_cast<size_t>(i)]) {  // a repeated key: the first one counts
+    if (seen(static_cast<size_t>(i))) {  // a repeated key: the first one counts
       rescued->Add(*path, record.ToJson(c));
     } else {
-      seen[static_cast<size_t>(i)] = true;
+      mark(static_cast<size_t>(i));
       AppendJson(record, c, *type.field(static_cast<size_t>(i)).type,
                  children[static_cast<size_t>(i)], path, rescued, unknown);
     }
     path->pop_back();
   }
-  for (size_t i = 0; i < seen.size(); ++i) {
-    if (!seen[i]) Keep(children[i]->AppendNull());
+  for (size_t i = 0; i < width; ++i) {
+    if (!seen(i)) Keep(children[i]->AppendNull());
   }
 }
 
@@ -221,7 +238,10 @@ void ValueAppender::AppendJson(const JsonRecord& record, uint32_t index,
       if (t.kind != JsonTokenKind::kObject) return mismatch();
       auto* sb = As<arrow::StructBuilder>(builder);
       Keep(sb->Append());
-      std::vector<arrow::ArrayBuilder*> children;
+      // The children's list per nesting depth, reused (no allocation per value).
+      while (children_.size() <= path->size()) children_.emplace_back();
+      std::vector<arrow::ArrayBuilder*>& children = children_[path->size()];
+      children.clear();
       for (int i = 0; i < sb->num_fields(); ++i) children.push_back(sb->field_builder(i));
       Members(record, index, static_cast<const StructType&>(type), children, path,
               rescued, unknown);

@@ -17,6 +17,7 @@
 #include <arrow/status.h>
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -117,6 +118,11 @@ class ValueAppender {
   }
   ValueOptions options_;
   arrow::Status status_;
+  // Scratch reused across records: the path of the value being appended, and the
+  // child builders of the struct at each depth (a deque: deeper levels are added
+  // while shallower ones are in use).
+  std::vector<std::string> path_;
+  std::deque<std::vector<arrow::ArrayBuilder*>> children_;
 };
 
 /// Spark's type merging for inference: equal types stay; VOID gives way; INTEGER <

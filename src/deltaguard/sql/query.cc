@@ -364,6 +364,8 @@ Result<QueryPlan> SelectPlanner::Plan() {
   plan.schema = std::make_shared<StructType>(std::move(fields));
   plan.arrow_schema = visible_schema;
   plan.source_name = src.name;
+  plan.row_by_row =
+      !aggregate && !query.distinct && query.order_by.empty() && !query.limit.has_value();
   auto source = src.open;
   auto e = eval;
   bool distinct = query.distinct;

@@ -32,6 +32,13 @@
 
 namespace deltaguard {
 
+/// The rows of one micro-batch of a stream: the columns the ingestion reads (data,
+/// rescued and metadata columns) and the reader of its rows (opened once).
+struct StreamBatch {
+  SchemaRef schema;
+  std::function<Result<std::shared_ptr<arrow::RecordBatchReader>>()> open;
+};
+
 /// Everything a query reads besides its text. Views are keyed lower-case.
 struct QueryContext {
   FileSystemRef fs;
@@ -44,6 +51,9 @@ struct QueryContext {
   /// The statement's instant for current_date()/current_timestamp(), microseconds since
   /// the epoch, fixed once per statement as Spark does.
   int64_t now_micros = 0;
+  /// The micro-batch a streaming INSERT is writing (docs/ingest.md "SQL"): what its
+  /// `STREAM read_files(...)` source reads. Null: such a source is refused.
+  const StreamBatch* stream_batch = nullptr;
 };
 
 struct PlanOptions {
@@ -64,6 +74,9 @@ struct QueryPlan {
   std::function<Result<std::shared_ptr<arrow::RecordBatchReader>>()> open;
   /// "delta.`/x` version 3", "read_csv('in/*.csv')", "VALUES" (for messages).
   std::string source_name;
+  /// Each output row depends on one input row only (no aggregate, DISTINCT, ORDER BY
+  /// or LIMIT): the query may run batch by batch over a stream.
+  bool row_by_row = false;
 };
 
 /// Errors: kNotFound for a missing table, view, file or column (naming it and the

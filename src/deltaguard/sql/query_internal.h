@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "deltaguard/expr/binder.h"
+#include "deltaguard/ingest/options.h"
 #include "deltaguard/sql/query.h"
 #include "deltaguard/table/table_drift.h"
 
@@ -50,6 +51,20 @@ Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& conte
 /// read_files(path, option => value, ...) (query_read_files.cc): files read as
 /// `deltaguard ingest` reads them (docs/ingest.md "SQL").
 Result<SourcePlan> PlanReadFiles(const FromClause& from, const QueryContext& context);
+
+/// The arguments of read_files(): the path, and the options (names as Auto Loader
+/// spells them). `checkpointLocation` is taken out: a streaming INSERT's checkpoint.
+struct ReadFilesArgs {
+  std::string path;
+  IngestOptions options;
+  std::string checkpoint;
+};
+Result<ReadFilesArgs> ReadFilesArguments(const FromClause& from,
+                                         const QueryContext& context);
+
+/// `STREAM read_files(...)`: the micro-batch of context.stream_batch
+/// (query_read_files.cc).
+Result<SourcePlan> PlanStreamSource(const FromClause& from, const QueryContext& context);
 
 /// delta_log(table, [version]) (query_delta_log.cc).
 Result<SourcePlan> PlanDeltaLog(const FromClause& from, const QueryContext& context);

@@ -80,21 +80,66 @@ Result<std::vector<IngestFile>> Files(const FileSystem& fs, const std::string& p
 
 }  // namespace
 
-Result<SourcePlan> PlanReadFiles(const FromClause& from, const QueryContext& context) {
+Result<ReadFilesArgs> ReadFilesArguments(const FromClause& from,
+                                         const QueryContext& context) {
   if (from.args.size() != 1) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "read_files() takes one path (a directory, file or glob) and named "
                      "options, got {} arguments",
                      from.args.size());
   }
-  DELTA_ASSIGN_OR_RETURN(std::string path, OptionValue("path", *from.args[0], context));
+  ReadFilesArgs out;
+  DELTA_ASSIGN_OR_RETURN(out.path, OptionValue("path", *from.args[0], context));
   std::vector<std::pair<std::string, std::string>> pairs;
   for (const auto& [name, expr] : from.named_args) {
     DELTA_ASSIGN_OR_RETURN(std::string value, OptionValue(name, *expr, context));
+    if (EqualsIgnoreCase(name, "checkpointLocation")) {
+      out.checkpoint = std::move(value);
+      continue;
+    }
     pairs.emplace_back(OptionKey(name), std::move(value));
   }
   auto options = ParseIngestOptions(pairs);
   if (!options) return WithContext(options.error(), "read_files()");
+  out.options = std::move(*options);
+  return out;
+}
+
+Result<SourcePlan> PlanStreamSource(const FromClause& from, const QueryContext& context) {
+  if (from.kind != FromClause::Kind::kFunction || from.function != "read_files") {
+    return MakeError(ErrorCode::kUnsupportedFeature,
+                     "STREAM {}: only read_files() is a streaming source (streaming "
+                     "from a Delta table is not supported yet)",
+                     from.kind == FromClause::Kind::kFunction ? from.function + "()"
+                                                              : from.table.ToString());
+  }
+  if (context.stream_batch == nullptr) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "STREAM read_files(...) is a streaming source: it is read by "
+                     "INSERT INTO table SELECT ... FROM STREAM read_files(...), which "
+                     "loads the new files incrementally with a checkpoint "
+                     "(docs/ingest.md \"SQL\"); for a one-off read, drop STREAM");
+  }
+  SourcePlan src;
+  src.schema = context.stream_batch->schema;
+  src.name = "STREAM read_files()";
+  if (!from.alias.empty()) src.qualifiers = {AsciiToLower(from.alias)};
+  src.open = [open = context.stream_batch->open](const std::vector<std::string>&) {
+    return open();
+  };
+  return src;
+}
+
+Result<SourcePlan> PlanReadFiles(const FromClause& from, const QueryContext& context) {
+  DELTA_ASSIGN_OR_RETURN(ReadFilesArgs args, ReadFilesArguments(from, context));
+  if (!args.checkpoint.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "read_files(): checkpointLocation is for a streaming INSERT (INSERT "
+                     "INTO table SELECT ... FROM STREAM read_files(...)); a batch read "
+                     "keeps no checkpoint");
+  }
+  const std::string& path = args.path;
+  auto options = &args.options;
   FileSystemRef fs = context.fs ? context.fs : MakeLocalFileSystem();
   DELTA_ASSIGN_OR_RETURN(auto files, Files(*fs, path, options->path_glob_filter));
   const std::string display = fmt::format("read_files('{}')", path);
@@ -106,7 +151,7 @@ Result<SourcePlan> PlanReadFiles(const FromClause& from, const QueryContext& con
   if (!options->schema.empty()) {
     DELTA_ASSIGN_OR_RETURN(spec.data_schema, GivenIngestSchema(*options));
   } else {
-    auto inferred = InferIngestSchema(*fs, files, *options);
+    auto inferred = InferIngestSchema(fs, files, *options);
     if (!inferred) return WithContext(inferred.error(), display);
     spec.data_schema = *inferred;
   }

@@ -527,6 +527,7 @@ Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& conte
   }
   const FromClause& from = query.from;
   Result<SourcePlan> src = MakeError(ErrorCode::kInternal, "unknown FROM kind");
+  if (from.stream) return PlanStreamSource(from, context);
   switch (from.kind) {
     case FromClause::Kind::kNone: {
       SourcePlan none;

@@ -156,6 +156,7 @@ Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stm
   if (!stmt.query) {
     return MakeError(ErrorCode::kInvalidArgument, "INSERT INTO {} has no query", shown);
   }
+  if (stmt.query->from.stream) return ExecuteStreamingInsert(state, stmt);
   DELTA_ASSIGN_OR_RETURN(ResolvedTable table, ResolveExisting(state, stmt.table));
   DELTA_ASSIGN_OR_RETURN(SnapshotRef snapshot, LoadTable(state, table, stmt.table));
   const StructType& schema = *snapshot->schema();

@@ -122,6 +122,9 @@ Result<CheckedWrite> WriteWithSessionCheck(const SessionState& state,
 // The statement executors (session_*.cc).
 Result<StatementResult> ExecuteSelect(SessionState& state, const SelectStmt& stmt);
 Result<StatementResult> ExecuteInsert(SessionState& state, const InsertStmt& stmt);
+/// INSERT ... SELECT ... FROM STREAM read_files(...) (session_stream.cc).
+Result<StatementResult> ExecuteStreamingInsert(SessionState& state,
+                                               const InsertStmt& stmt);
 Result<StatementResult> ExecuteCreateTable(SessionState& state,
                                            const CreateTableStmt& stmt);
 Result<StatementResult> ExecuteDropTable(SessionState& state, const DropTableStmt& stmt);

@@ -176,11 +176,29 @@ Status StatementParser::ParseSelectItems(SelectStmt* select) {
 }
 
 // table [time travel] [alias] | function(args) [alias] | VALUES rows [alias] |
-// (query) [alias] | 'path'
+// (query) [alias] | 'path' | STREAM function(args) [alias] | STREAM(source) [alias]
 Result<FromClause> StatementParser::ParseFromSource() {
   FromClause from;
   from.position = Peek().pos;
-  if (IsSymbol(Peek(), "(")) {
+  // `STREAM f(...)` or `STREAM(x)`; a table named `stream` stays a table.
+  const bool stream_call = Peek(1).kind == TokenKind::kIdent && IsSymbol(Peek(2), "(");
+  const bool stream_wrap =
+      IsSymbol(Peek(1), "(") && IsName(Peek(2)) &&
+      (IsSymbol(Peek(3), "(") || IsSymbol(Peek(3), ")") || IsSymbol(Peek(3), "."));
+  if (PeekKeyword("stream") && (stream_call || stream_wrap)) {
+    Next();  // STREAM
+    const bool wrapped = AcceptSymbol("(");
+    if (Peek().kind == TokenKind::kIdent && IsSymbol(Peek(1), "(")) {
+      from.kind = FromClause::Kind::kFunction;
+      from.function = AsciiToLower(Next().text);
+      DELTA_RETURN_IF_ERROR(ParseFunctionArgs(&from));
+    } else {
+      from.kind = FromClause::Kind::kTable;
+      DELTA_ASSIGN_OR_RETURN(from.table, ParseTableRef());
+    }
+    if (wrapped) DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+    from.stream = true;
+  } else if (IsSymbol(Peek(), "(")) {
     Next();
     from.kind = FromClause::Kind::kSubquery;
     DELTA_ASSIGN_OR_RETURN(from.subquery, ParseQuery());

@@ -133,6 +133,30 @@ TEST(SqlParserSelect, TimeTravel) {
   EXPECT_EQ(e.from.alias, "version");
 }
 
+TEST(SqlParserSelect, StreamSources) {
+  auto a = ParseAs<SelectStmt>(
+      "SELECT * FROM STREAM read_files('in', format => 'json') AS src");
+  EXPECT_TRUE(a.from.stream);
+  EXPECT_EQ(a.from.kind, FromClause::Kind::kFunction);
+  EXPECT_EQ(a.from.function, "read_files");
+  EXPECT_EQ(a.from.alias, "src");
+  auto b = ParseAs<SelectStmt>("SELECT * FROM stream(read_files('in')) s");
+  EXPECT_TRUE(b.from.stream);
+  EXPECT_EQ(b.from.function, "read_files");
+  EXPECT_EQ(b.from.alias, "s");
+  auto c = ParseAs<SelectStmt>("SELECT * FROM STREAM(bronze.orders)");
+  EXPECT_TRUE(c.from.stream);
+  EXPECT_EQ(c.from.kind, FromClause::Kind::kTable);
+  EXPECT_EQ(c.from.table.ToString(), "bronze.orders");
+  // A table named `stream` (with or without an alias) stays a table.
+  for (const char* sql : {"SELECT * FROM stream", "SELECT * FROM stream s"}) {
+    auto d = ParseAs<SelectStmt>(sql);
+    EXPECT_FALSE(d.from.stream) << sql;
+    EXPECT_EQ(d.from.kind, FromClause::Kind::kTable) << sql;
+    EXPECT_EQ(d.from.table.ToString(), "stream") << sql;
+  }
+}
+
 TEST(SqlParserSelect, FileFunctions) {
   auto a = ParseAs<SelectStmt>(
       "SELECT * FROM READ_CSV('in/*.csv', header => true, Delimiter => ';') AS src");

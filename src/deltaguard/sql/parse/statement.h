@@ -71,6 +71,9 @@ struct FromClause {
   SelectRef subquery;                       ///< kSubquery
   std::string alias;                        ///< empty when none
   std::vector<std::string> column_aliases;  ///< alias(c1, c2, ...)
+  /// `STREAM read_files(...)` or `STREAM(...)`: read incrementally by a streaming
+  /// INSERT (docs/ingest.md "SQL").
+  bool stream = false;
   int32_t position = -1;
 };
 
