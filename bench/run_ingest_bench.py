@@ -17,6 +17,11 @@ Reports medians of wall time and peak RSS and the rows each wrote (deltaguard an
 keep the malformed lines as rows; the loop drops them). Results: bench/results/ingest.{json,md}.
 
   bench/run_ingest_bench.py [--files 2000] [--mib 2048] [--runs 3] [--spark]
+  bench/run_ingest_bench.py --memory    # deltaguard's peak RSS by backlog and batch size
+
+`--memory` shows what bounds memory: deltaguard alone over the same input with
+cloudFiles.maxBytesPerTrigger 64m, 256m and 1g, and over a tenth of the backlog
+(the first files) with 256m. Results: bench/results/ingest_memory.{json,md}.
 """
 
 import argparse
@@ -122,18 +127,70 @@ def make_input(path, files, mib):
     return records, malformed
 
 
+def deltaguard_cmd(cli, src, out, cp, max_bytes):
+    cmd = [cli, "ingest", src, out, "--checkpoint", cp, "--output", "json",
+           "--option", "cloudFiles.schemaEvolutionMode=rescue",
+           "--option", "cloudFiles.inferColumnTypes=true",
+           "--option", "pathGlobFilter=*.json",
+           "--option", "cloudFiles.schemaInference.sampleSize.numFiles=1",
+           "--option", f"cloudFiles.maxBytesPerTrigger={max_bytes}"]
+    return cmd
+
+
+def memory_sweep(cli, src, files, runs, scratch):
+    """Peak RSS of deltaguard by maxBytesPerTrigger, and on a tenth of the backlog."""
+    small = os.path.join(scratch, "small")
+    os.makedirs(small)
+    names = sorted(os.listdir(src))
+    for name in [n for n in names if n.endswith(".json")][: max(1, files // 10)]:
+        os.symlink(os.path.join(src, name), os.path.join(small, name))
+    cases = [("whole backlog", src, "64m"), ("whole backlog", src, "256m"),
+             ("whole backlog", src, "1g"), ("a tenth of the backlog", small, "256m")]
+    samples = {f"{label}, maxBytesPerTrigger {mb}": [] for label, _, mb in cases}
+    for run in range(runs):
+        for label, path, mb in cases:
+            out, cp = os.path.join(scratch, "t"), os.path.join(scratch, "cp")
+            for d in (out, cp):
+                shutil.rmtree(d, ignore_errors=True)
+            stdout, wall, rss, _ = run_measured(deltaguard_cmd(cli, path, out, cp, mb))
+            batches = [json.loads(l) for l in stdout.splitlines()]
+            key = f"{label}, maxBytesPerTrigger {mb}"
+            samples[key].append({"seconds": wall, "rss_mib": rss, "batches": len(batches),
+                                 "bytes": sum(b["bytes"] for b in batches)})
+            print(f"run {run} {key:50s} {wall:7.2f} s  rss {rss:6.0f} MiB", flush=True)
+    return samples
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--files", type=int, default=2000)
     ap.add_argument("--mib", type=int, default=2048)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--spark", action="store_true")
+    ap.add_argument("--memory", action="store_true")
     ap.add_argument("--build-dir", default=os.path.join(REPO, "build"))
     args = ap.parse_args()
     src = os.path.join(HERE, "data", f"ingest_{args.files}_{args.mib}")
     records, malformed = make_input(src, args.files, args.mib)
     cli = os.path.join(args.build_dir, "bin", "deltaguard")
     scratch = tempfile.mkdtemp(prefix="ingest_bench_", dir=HERE)
+    if args.memory:
+        start = os.getloadavg()
+        try:
+            samples = memory_sweep(cli, src, args.files, args.runs, scratch)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        lines = [load_line(start, os.getloadavg(), args.runs), "",
+                 f"deltaguard ingest, {args.files} files / {args.mib} MiB of NDJSON.", "",
+                 "| case | batches | input | median time | median peak RSS |",
+                 "|---|---:|---:|---:|---:|"]
+        for key, v in samples.items():
+            lines.append(f"| {key} | {v[-1]['batches']} | {v[-1]['bytes'] / 2**20:.0f} MiB | "
+                         f"{statistics.median(s['seconds'] for s in v):.2f} s | "
+                         f"{statistics.median(s['rss_mib'] for s in v):.0f} MiB |")
+        write_results("ingest_memory", {"files": args.files, "mib": args.mib,
+                                        "samples": samples}, lines)
+        return
     engines = ["deltaguard", "pyarrow+deltalake"] + (["spark"] if args.spark else [])
     samples = {e: [] for e in engines}
     start = os.getloadavg()
@@ -145,13 +202,8 @@ def main():
                 for d in (out, cp, cp + "_wh"):
                     shutil.rmtree(d, ignore_errors=True)
                 if engine == "deltaguard":
-                    cmd = [cli, "ingest", src, out, "--checkpoint", cp, "--output", "json",
-                           "--option", "cloudFiles.schemaEvolutionMode=rescue",
-                           "--option", "cloudFiles.inferColumnTypes=true",
-                           "--option", "pathGlobFilter=*.json",
-                           "--option", "cloudFiles.schemaInference.sampleSize.numFiles=1",
-                           "--option", "cloudFiles.maxBytesPerTrigger=256m"]
-                    stdout, wall, rss, _ = run_measured(cmd)
+                    stdout, wall, rss, _ = run_measured(
+                        deltaguard_cmd(cli, src, out, cp, "256m"))
                     rows = sum(json.loads(l)["rows"] for l in stdout.splitlines())
                     seconds = wall
                 elif engine == "pyarrow+deltalake":

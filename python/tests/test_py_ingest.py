@@ -66,3 +66,32 @@ def test_bad_options_raise(tmp_path):
     with pytest.raises(ValueError, match="on_check_failure"):
         dg.ingest(tmp_path, tmp_path / "t", checkpoint=tmp_path / "cp",
                   on_check_failure="warn")
+
+
+def test_parquet_and_sql_stream_match_the_cli(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    src = tmp_path / "in"
+    src.mkdir()
+    pq.write_table(pa.table({"id": [1, 2], "amount": ["1.5", "oops"]}), src / "a.parquet")
+    py = dg.ingest(src, tmp_path / "py", checkpoint=tmp_path / "cp_py", format="parquet",
+                   options={"cloudFiles.schemaHints": "amount DOUBLE"})
+    cli = run_cli("ingest", str(src), str(tmp_path / "cli"), "--checkpoint",
+                  str(tmp_path / "cp_cli"), "--format", "parquet", "--option",
+                  "cloudFiles.schemaHints=amount DOUBLE", "--output", "json")
+    assert cli.returncode == EXIT_OK, cli.describe()
+    assert [(b.rows, b.rescued_rows) for b in py] == \
+        [(b["rows"], b["rescued_rows"]) for b in cli.jsonl()] == [(2, 1)]
+    got = dg.Table(tmp_path / "py").to_arrow().sort_by("id").to_pylist()
+    assert [(r["id"], r["amount"]) for r in got] == [(1, 1.5), (2, None)]
+    assert json.loads(got[1]["_rescued_data"])["amount"] == "oops"
+    # The same load from SQL in a session: new files only, each once.
+    session = dg.Session(warehouse=tmp_path / "wh")
+    stmt = (f"INSERT INTO delta.`{tmp_path / 'sql'}` SELECT * FROM STREAM read_files("
+            f"'{src}', format => 'parquet', schemaHints => 'amount DOUBLE', "
+            f"checkpointLocation => '{tmp_path / 'cp_sql'}')")
+    first = session.sql(stmt).to_pylist()
+    assert first[0]["num_inserted_rows"] == 2 and first[0]["num_rescued_rows"] == 1
+    assert session.sql(stmt).to_pylist()[0]["num_inserted_rows"] == 0
+    same = dg.Table(tmp_path / "sql").to_arrow().sort_by("id").to_pylist()
+    assert [(r["id"], r["amount"]) for r in same] == [(1, 1.5), (2, None)]

@@ -180,3 +180,57 @@ def test_progress_bar_on_a_terminal(landing, tmp_path):
     assert "[##########....................] 2/6 files, 2 rows" in err
     assert "[####################..........] 4/6 files, 4 rows" in err
     assert out.decode().count("batch ") == 3  # the bar is on stderr only
+
+
+def test_parquet_source_casts_rescues_and_spark_reads_it(landing, tmp_path, spark):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pq.write_table(pa.table({"id": pa.array([1], pa.int64()),
+                             "amount": pa.array([10.5], pa.float64()),
+                             "qty": pa.array([2], pa.int32())}), landing / "a.parquet")
+    b = landing / "b.parquet"
+    pq.write_table(pa.table({"id": pa.array([2, 3], pa.int64()),
+                             "amount": pa.array(["12.25", "n/a"]),
+                             "qty": pa.array([3, 2**40], pa.int64()),
+                             "coupon": pa.array([None, "X1"])}), b)
+    res = ingest(landing, tmp_path, "--format", "parquet", "--output", "json",
+                 "--option", "cloudFiles.schemaEvolutionMode=rescue",
+                 "--option", "cloudFiles.schemaInference.sampleSize.numFiles=1")
+    assert res.returncode == EXIT_OK, res.describe()
+    assert [(x["files"], x["rows"], x["rescued_rows"]) for x in res.jsonl()] == [(2, 3, 1)]
+    bronze = str(tmp_path / "bronze")
+    got = rows(bronze, "id", "amount", "qty", "_rescued_data")
+    # The file's types stay (no strings); what casts is kept, what does not is rescued.
+    assert got[:2] == [(1, 10.5, 2, None), (2, 12.25, 3, None)]
+    assert got[2][:3] == (3, None, None)
+    assert json.loads(got[2][3]) == {"amount": "n/a", "qty": 2**40, "coupon": "X1",
+                                     "_file_path": str(b)}
+    assert_same_table(bronze, spark)
+
+
+def test_sql_stream_loads_each_new_file_once(landing, tmp_path):
+    bronze, cp = tmp_path / "bronze", tmp_path / "checkpoints"
+    stmt = (f"SET spark.sql.streaming.checkpointLocation = '{cp}'; "
+            f"INSERT INTO delta.`{bronze}` SELECT order_id, upper(status) AS status, "
+            f"_rescued_data FROM STREAM read_files('{landing}', format => 'json', "
+            f"schemaEvolutionMode => 'rescue') "
+            f"WHERE order_id IS NOT NULL")
+    put(landing, "a.json", [{"order_id": "1", "status": "new"}, {"order_id": None}])
+
+    def run():
+        res = run_cli("sql", stmt, "--format", "jsonl")
+        assert res.returncode == EXIT_OK, res.describe()
+        out = res.jsonl()[-1]
+        return out["num_inserted_rows"], out["num_files"], out["num_batches"]
+
+    assert run() == (1, 1, 1)  # the row without order_id is filtered by the WHERE
+    put(landing, "b.json", [{"order_id": "2", "status": "shipped", "coupon": "X"}])
+    assert run() == (1, 1, 1)  # only the new file
+    assert run() == (0, 0, 0)  # nothing new: nothing loaded twice
+    got = rows(str(bronze), "order_id", "status", "_rescued_data")
+    assert [r[:2] for r in got] == [("1", "NEW"), ("2", "SHIPPED")]
+    assert json.loads(got[1][2])["coupon"] == "X"
+    history = run_cli("history", str(bronze), "--format", "json")
+    assert history.returncode == EXIT_OK, history.describe()
+    ops = [v["operation"] for v in json.loads(history.stdout)]
+    assert ops == ["STREAMING UPDATE", "STREAMING UPDATE"]

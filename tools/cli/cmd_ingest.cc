@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kIngestUsage =
     "usage: deltaguard ingest SOURCE_DIR TABLE --checkpoint DIR "
-    "[--format json|csv|text] [--option key=value]... [--schema DDL] "
+    "[--format json|csv|text|parquet] [--option key=value]... [--schema DDL] "
     "[--trigger once|available-now|continuous[=INTERVAL]] "
     "[--check auto|TESTS_FILE [--on-check-failure fail|warn|quarantine=QTABLE] "
     "[--baseline trailing:N|trailing:Nd]] [--output text|json]";

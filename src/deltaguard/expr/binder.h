@@ -140,6 +140,10 @@ Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema,
 /// False when the expression calls current_date/current_timestamp (Delta refuses
 /// non-deterministic CHECK constraints).
 bool IsDeterministic(const BoundExpr& expr);
+/// The type values of types `a` and `b` combine to, as in CASE branches and set
+/// operations (Spark's wider type: numbers widen, NULL gives way, DATE and TIMESTAMP
+/// meet at TIMESTAMP, structs and arrays field by field); null when they do not.
+DataTypeRef CommonTypeOf(const DataTypeRef& a, const DataTypeRef& b);
 /// True when an aggregate function (count/sum/min/max/avg) occurs anywhere.
 bool ContainsAggregate(const BoundExpr& expr);
 /// Every column path the expression reads, as spelled in the schema, without repeats.

@@ -249,4 +249,8 @@ Status CheckCastable(const DataType& from, const DataType& to) {
 
 }  // namespace internal
 
+DataTypeRef CommonTypeOf(const DataTypeRef& a, const DataTypeRef& b) {
+  return internal::CommonType(a, b);
+}
+
 }  // namespace deltaguard

@@ -419,6 +419,8 @@ Result<QueryPlan> SelectPlanner::Plan() {
 
 Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& context,
                               const PlanOptions& options, int depth) {
+  if (!query.with.empty()) return PlanWith(query, context, options, depth);
+  if (query.set_op) return PlanSetOperation(*query.set_op, context, depth);
   DELTA_ASSIGN_OR_RETURN(SourcePlan src, PlanSource(query, context, options, depth));
   SelectPlanner planner{query, context, std::move(src), {}};
   planner.eval.now_micros = context.now_micros;

@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/schema/data_type.h"
@@ -31,6 +32,27 @@
 #include "deltaguard/util/result.h"
 
 namespace deltaguard {
+
+/// A planned query: its schema and a way to run it (once or more).
+struct QueryPlan {
+  /// Delta types and nullability of the output columns, with their output names.
+  SchemaRef schema;
+  std::shared_ptr<arrow::Schema> arrow_schema;
+  /// Runs the query; each call starts from the beginning (sources are reopened).
+  std::function<Result<std::shared_ptr<arrow::RecordBatchReader>>()> open;
+  /// "delta.`/x` version 3", "read_csv('in/*.csv')", "VALUES" (for messages).
+  std::string source_name;
+  /// Each output row depends on one input row only (no aggregate, DISTINCT, ORDER BY
+  /// or LIMIT): the query may run batch by batch over a stream.
+  bool row_by_row = false;
+};
+
+/// A WITH query as planned where it was defined (sql/query_set.cc); each reference
+/// runs it again. `columns` rename its columns when the WITH clause lists them.
+struct CtePlan {
+  QueryPlan plan;
+  std::vector<std::string> columns;
+};
 
 /// The rows of one micro-batch of a stream: the columns the ingestion reads (data,
 /// rescued and metadata columns) and the reader of its rows (opened once).
@@ -54,6 +76,8 @@ struct QueryContext {
   /// The micro-batch a streaming INSERT is writing (docs/ingest.md "SQL"): what its
   /// `STREAM read_files(...)` source reads. Null: such a source is refused.
   const StreamBatch* stream_batch = nullptr;
+  /// The WITH queries in scope, keyed lower-case; they shadow views and tables.
+  const std::map<std::string, CtePlan>* ctes = nullptr;
 };
 
 struct PlanOptions {
@@ -63,20 +87,6 @@ struct PlanOptions {
   /// that does not fit is kInvalidArgument naming the row, the column and both types,
   /// never a NULL. Other expressions keep their own type (the write then enforces).
   const StructType* values_target = nullptr;
-};
-
-/// A planned query: its schema and a way to run it (once or more).
-struct QueryPlan {
-  /// Delta types and nullability of the output columns, with their output names.
-  SchemaRef schema;
-  std::shared_ptr<arrow::Schema> arrow_schema;
-  /// Runs the query; each call starts from the beginning (sources are reopened).
-  std::function<Result<std::shared_ptr<arrow::RecordBatchReader>>()> open;
-  /// "delta.`/x` version 3", "read_csv('in/*.csv')", "VALUES" (for messages).
-  std::string source_name;
-  /// Each output row depends on one input row only (no aggregate, DISTINCT, ORDER BY
-  /// or LIMIT): the query may run batch by batch over a stream.
-  bool row_by_row = false;
 };
 
 /// Errors: kNotFound for a missing table, view, file or column (naming it and the

@@ -61,6 +61,8 @@ class MapBatchReader final : public arrow::RecordBatchReader {
   arrow::Status status_;
 };
 
+}  // namespace
+
 Result<std::vector<BatchRef>> TableBatches(const std::shared_ptr<arrow::Table>& table) {
   std::vector<BatchRef> batches;
   arrow::TableBatchReader reader(*table);
@@ -79,8 +81,6 @@ arrow::compute::ExecBatch ToExecBatch(const arrow::RecordBatch& batch) {
   for (const auto& column : batch.columns()) values.emplace_back(column);
   return arrow::compute::ExecBatch(std::move(values), batch.num_rows());
 }
-
-}  // namespace
 
 ReaderRef MapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema, BatchFn fn,
                     std::optional<int64_t> limit) {

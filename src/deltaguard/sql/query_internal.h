@@ -4,6 +4,7 @@
 /// column names. Internal to sql/.
 #pragma once
 
+#include <arrow/compute/exec.h>
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
 #include <arrow/type_fwd.h>
@@ -65,6 +66,16 @@ Result<ReadFilesArgs> ReadFilesArguments(const FromClause& from,
 /// `STREAM read_files(...)`: the micro-batch of context.stream_batch
 /// (query_read_files.cc).
 Result<SourcePlan> PlanStreamSource(const FromClause& from, const QueryContext& context);
+
+/// A query with a WITH clause, and a set operation (query_set.cc).
+Result<QueryPlan> PlanWith(const SelectStmt& query, const QueryContext& context,
+                           const PlanOptions& options, int depth);
+Result<QueryPlan> PlanSetOperation(const SetOperation& op, const QueryContext& context,
+                                   int depth);
+
+/// The batches of `table`; a batch as Arrow compute's ExecBatch (query_exec.cc).
+Result<std::vector<BatchRef>> TableBatches(const std::shared_ptr<arrow::Table>& table);
+arrow::compute::ExecBatch ToExecBatch(const arrow::RecordBatch& batch);
 
 /// delta_log(table, [version]) (query_delta_log.cc).
 Result<SourcePlan> PlanDeltaLog(const FromClause& from, const QueryContext& context);

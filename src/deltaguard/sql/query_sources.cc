@@ -20,6 +20,8 @@ namespace deltaguard::query_internal {
 
 namespace {
 
+Result<SourcePlan> RenameColumns(SourcePlan src, const std::vector<std::string>& names);
+
 constexpr int kMaxDepth = 32;
 
 Result<ReaderRef> ReaderOf(std::vector<BatchRef> batches,
@@ -115,6 +117,20 @@ Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context
                              int depth) {
   const TableRef& ref = from.table;
   std::string alias = AsciiToLower(from.alias);
+  if (ref.kind == TableRef::Kind::kName && ref.parts.size() == 1 &&
+      context.ctes != nullptr) {
+    auto cte = context.ctes->find(AsciiToLower(ref.parts[0]));
+    if (cte != context.ctes->end()) {
+      if (from.time_travel) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "time travel is not supported on WITH query '{}'", ref.parts[0]);
+      }
+      SourcePlan src = FromPlan(cte->second.plan, {alias.empty() ? cte->first : alias});
+      src.relation = fmt::format("WITH query `{}`", ref.parts[0]);
+      if (cte->second.columns.empty()) return src;
+      return RenameColumns(std::move(src), cte->second.columns);
+    }
+  }
   if (ref.kind == TableRef::Kind::kName && ref.parts.size() == 1 &&
       context.temp_views != nullptr) {
     auto view = context.temp_views->find(AsciiToLower(ref.parts[0]));

@@ -49,6 +49,9 @@ bool StatementParser::IsClauseKeyword(const Token& t) {
   return IsReservedWord(t.text);
 }
 
+// [WITH ctes] operand {UNION|EXCEPT|MINUS [ALL|DISTINCT] operand} [ORDER BY] [LIMIT],
+// INTERSECT binding tighter than UNION and EXCEPT (as Spark). ORDER BY and LIMIT after
+// a set operation are the whole result's: it becomes a subquery they order.
 Result<SelectRef> StatementParser::ParseQuery() {
   struct Guard {
     explicit Guard(int* d) : depth(d) { ++*depth; }
@@ -59,6 +62,100 @@ Result<SelectRef> StatementParser::ParseQuery() {
     return ErrorAt(Peek().pos,
                    fmt::format("queries nested deeper than {} levels", kMaxQueryDepth));
   }
+  std::vector<CommonTableExpr> with;
+  if (AcceptKeyword("with")) {
+    DELTA_ASSIGN_OR_RETURN(with, ParseWithClause());
+  }
+  const int32_t pos = Peek().pos;
+  bool parenthesized = false;
+  DELTA_ASSIGN_OR_RETURN(SelectRef body, ParseSetExpression(&parenthesized));
+  SelectStmt select;
+  const bool ordered = PeekKeyword("order") || PeekKeyword("limit");
+  if (body->set_op || (parenthesized && ordered) ||
+      (!with.empty() && !body->with.empty())) {
+    select = StarSelect();
+    select.from.kind = FromClause::Kind::kSubquery;
+    select.from.subquery = std::move(body);
+    select.from.position = pos;
+  } else {
+    select = *body;
+  }
+  if (select.order_by.empty() && !select.limit) {
+    DELTA_RETURN_IF_ERROR(ParseOrderByLimit(&select));
+  }
+  if (!with.empty()) select.with = std::move(with);
+  return std::make_shared<const SelectStmt>(std::move(select));
+}
+
+// name [(c1, ...)] AS (query), ...
+Result<std::vector<CommonTableExpr>> StatementParser::ParseWithClause() {
+  if (PeekKeyword("recursive")) return Unsupported("WITH RECURSIVE");
+  std::vector<CommonTableExpr> out;
+  do {
+    CommonTableExpr cte;
+    DELTA_ASSIGN_OR_RETURN(cte.name, ParseIdentifier("a name for the WITH query"));
+    for (const auto& seen : out) {
+      if (EqualsIgnoreCase(seen.name, cte.name)) {
+        return Fail(fmt::format("the WITH clause names '{}' twice", cte.name));
+      }
+    }
+    if (IsSymbol(Peek(), "(")) {
+      DELTA_ASSIGN_OR_RETURN(cte.columns, ParseNameList("a column name"));
+    }
+    AcceptKeyword("as");
+    DELTA_RETURN_IF_ERROR(ExpectSymbol("("));
+    DELTA_ASSIGN_OR_RETURN(cte.query, ParseQuery());
+    DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+    out.push_back(std::move(cte));
+  } while (AcceptSymbol(","));
+  return out;
+}
+
+// operand {(UNION|EXCEPT|MINUS) [ALL|DISTINCT] operand}, left to right.
+Result<SelectRef> StatementParser::ParseSetExpression(bool* parenthesized) {
+  DELTA_ASSIGN_OR_RETURN(SelectRef left, ParseIntersection(parenthesized));
+  while (PeekKeyword("union") || PeekKeyword("except") || PeekKeyword("minus")) {
+    SetOperation op;
+    op.kind =
+        PeekKeyword("union") ? SetOperation::Kind::kUnion : SetOperation::Kind::kExcept;
+    Next();
+    op.all = AcceptKeyword("all");
+    if (!op.all) AcceptKeyword("distinct");
+    bool ignored = false;
+    op.left = std::move(left);
+    DELTA_ASSIGN_OR_RETURN(op.right, ParseIntersection(&ignored));
+    SelectStmt compound;
+    compound.set_op = std::make_shared<const SetOperation>(std::move(op));
+    left = std::make_shared<const SelectStmt>(std::move(compound));
+    *parenthesized = false;
+  }
+  return left;
+}
+
+// operand {INTERSECT [ALL|DISTINCT] operand}
+Result<SelectRef> StatementParser::ParseIntersection(bool* parenthesized) {
+  DELTA_ASSIGN_OR_RETURN(SelectRef left, ParseQueryOperand(parenthesized));
+  while (PeekKeyword("intersect")) {
+    Next();
+    SetOperation op;
+    op.kind = SetOperation::Kind::kIntersect;
+    op.all = AcceptKeyword("all");
+    if (!op.all) AcceptKeyword("distinct");
+    bool ignored = false;
+    op.left = std::move(left);
+    DELTA_ASSIGN_OR_RETURN(op.right, ParseQueryOperand(&ignored));
+    SelectStmt compound;
+    compound.set_op = std::make_shared<const SetOperation>(std::move(op));
+    left = std::make_shared<const SelectStmt>(std::move(compound));
+    *parenthesized = false;
+  }
+  return left;
+}
+
+// SELECT ... | VALUES ... | TABLE t | (query): one operand of a set operation, without
+// ORDER BY and LIMIT unless parenthesized.
+Result<SelectRef> StatementParser::ParseQueryOperand(bool* parenthesized) {
+  *parenthesized = false;
   SelectStmt select;
   if (PeekKeyword("select")) {
     DELTA_ASSIGN_OR_RETURN(select, ParseSelect());
@@ -75,31 +172,20 @@ Result<SelectRef> StatementParser::ParseQuery() {
     select.from.position = Peek().pos;
     DELTA_ASSIGN_OR_RETURN(select.from.table, ParseTableRef());
   } else if (IsSymbol(Peek(), "(")) {
-    int32_t pos = Next().pos;
+    Next();
     DELTA_ASSIGN_OR_RETURN(SelectRef inner, ParseQuery());
     DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
-    if (!PeekKeyword("order") && !PeekKeyword("limit")) return inner;
-    // (query) ORDER BY ... LIMIT n: order the parenthesised query's rows.
-    select = StarSelect();
-    select.from.kind = FromClause::Kind::kSubquery;
-    select.from.subquery = std::move(inner);
-    select.from.position = pos;
+    *parenthesized = true;
+    return inner;
   } else if (PeekKeyword("with")) {
-    return Unsupported("WITH (common table expressions)");
+    return Fail("WITH must start the query (or a parenthesized query)");
   } else {
     return Fail("expected 'SELECT', 'VALUES', 'TABLE' or '('");
-  }
-  if (select.order_by.empty() && !select.limit) {
-    DELTA_RETURN_IF_ERROR(ParseOrderByLimit(&select));
-  }
-  for (std::string_view op : {"union", "except", "intersect", "minus"}) {
-    if (PeekKeyword(op)) return Unsupported(AsciiToUpper(op));
   }
   return std::make_shared<const SelectStmt>(std::move(select));
 }
 
 // SELECT [DISTINCT|ALL] items [FROM source] [WHERE p] [GROUP BY e, ...] [HAVING p]
-// [ORDER BY ...] [LIMIT n]
 Result<SelectStmt> StatementParser::ParseSelect() {
   Next();  // SELECT
   SelectStmt select;
@@ -129,8 +215,7 @@ Result<SelectStmt> StatementParser::ParseSelect() {
   if (AcceptKeyword("having")) {
     DELTA_ASSIGN_OR_RETURN(select.having, ParseExpr());
   }
-  DELTA_RETURN_IF_ERROR(ParseOrderByLimit(&select));
-  return select;
+  return select;  // ORDER BY and LIMIT: ParseQuery's
 }
 
 Status StatementParser::ParseSelectItems(SelectStmt* select) {

@@ -37,6 +37,7 @@ struct StatementRule {
 constexpr StatementRule kStatements[] = {
     {"select", &StatementParser::ParseQueryStatement},
     {"values", &StatementParser::ParseQueryStatement},
+    {"with", &StatementParser::ParseQueryStatement},
     {"table", &StatementParser::ParseQueryStatement},
     {"insert", &StatementParser::ParseInsert},
     {"create", &StatementParser::ParseCreate},
@@ -75,7 +76,6 @@ constexpr UnsupportedRule kUnsupported[] = {
     {"msck", "MSCK REPAIR TABLE"},
     {"analyze", "ANALYZE TABLE"},
     {"truncate", "TRUNCATE TABLE"},
-    {"with", "WITH (common table expressions)"},
     {"explain", "EXPLAIN"},
     {"from", "FROM-first queries"},
     {"grant", "GRANT"},

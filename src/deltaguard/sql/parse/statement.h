@@ -97,7 +97,29 @@ struct OrderItem {
 
 /// SELECT [DISTINCT] items FROM source [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT],
 /// or a bare VALUES list (then items is `*` and from.kind is kValues).
+/// `left UNION|INTERSECT|EXCEPT [ALL|DISTINCT] right` (MINUS is EXCEPT).
+struct SetOperation {
+  enum class Kind : uint8_t { kUnion, kIntersect, kExcept };
+  Kind kind = Kind::kUnion;
+  bool all = false;
+  SelectRef left;
+  SelectRef right;
+};
+
+/// `name [(c1, c2)] AS (query)` of a WITH clause.
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> columns;
+  SelectRef query;
+};
+
 struct SelectStmt {
+  /// WITH: the common table expressions this query (and its subqueries) see; each
+  /// sees the ones before it.
+  std::vector<CommonTableExpr> with;
+  /// Set when the query is a set operation; then the other fields are unused (ORDER
+  /// BY and LIMIT of the whole go on a query over it as a subquery).
+  std::shared_ptr<const SetOperation> set_op;
   bool distinct = false;
   std::vector<SelectItem> items;
   FromClause from;

@@ -98,6 +98,10 @@ class StatementParser {
   // --- queries (parse_query.cc) ---
   /// SELECT ... | VALUES ... | TABLE t | ( query ), then ORDER BY / LIMIT.
   Result<SelectRef> ParseQuery();
+  Result<std::vector<CommonTableExpr>> ParseWithClause();
+  Result<SelectRef> ParseSetExpression(bool* parenthesized);
+  Result<SelectRef> ParseIntersection(bool* parenthesized);
+  Result<SelectRef> ParseQueryOperand(bool* parenthesized);
   bool AtQueryStart(size_t ahead = 0) const;
   Result<SelectStmt> ParseSelect();
   Status ParseSelectItems(SelectStmt* select);
