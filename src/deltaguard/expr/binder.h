@@ -142,7 +142,7 @@ Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema,
 bool IsDeterministic(const BoundExpr& expr);
 /// The type values of types `a` and `b` combine to, as in CASE branches and set
 /// operations (Spark's wider type: numbers widen, NULL gives way, DATE and TIMESTAMP
-/// meet at TIMESTAMP, structs and arrays field by field); null when they do not.
+/// meet at TIMESTAMP; other types only with themselves); null when they do not.
 DataTypeRef CommonTypeOf(const DataTypeRef& a, const DataTypeRef& b);
 /// True when an aggregate function (count/sum/min/max/avg) occurs anywhere.
 bool ContainsAggregate(const BoundExpr& expr);
