@@ -51,6 +51,11 @@ QUERIES = [
     "SELECT * FROM {a} WHERE id > 100 UNION ALL SELECT * FROM {c}",
     "SELECT * FROM {a} WHERE id > 100 INTERSECT SELECT * FROM {b}",
     "VALUES (1, 'p'), (NULL, NULL) UNION ALL SELECT id, name FROM {c}",
+    # conditional functions (NULL conditions, NULL operands, branch types unified)
+    "SELECT id, if(amount > 5, amount, id) AS i, nvl(name, 'none') AS n, "
+    "ifnull(amount, -1) AS f, nvl2(name, id, amount) AS n2, nullif(id, 2) AS d FROM {a}",
+    "SELECT id, if(name IS NULL, NULL, upper(name)) AS u, nullif(name, 'y') AS ny, "
+    "nvl(id, amount) AS w FROM {b}",
     # WITH
     "WITH t AS (SELECT name, sum(amount) AS total FROM {a} GROUP BY name) "
     "SELECT * FROM t WHERE total > 5",

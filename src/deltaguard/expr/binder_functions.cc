@@ -13,7 +13,8 @@ namespace deltaguard::internal {
 namespace {
 
 constexpr std::string_view kSupported =
-    "coalesce, length, lower, upper, trim, ltrim, rtrim, substring, substr, concat, abs, "
+    "coalesce, if, iff, nvl, ifnull, nvl2, nullif, length, lower, upper, trim, ltrim, "
+    "rtrim, substring, substr, concat, abs, "
     "round, current_date, current_timestamp, date_add, date_sub, year, month, day, "
     "dayofmonth, to_date, to_timestamp, try_to_timestamp, count, sum, min, max, avg";
 
