@@ -106,24 +106,14 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
         values_(IngestValueOptions(spec_.options)) {}
 
   Status Init() {
-    const auto& o = spec_.options;
-    for (size_t i = 0; i < spec_.data_schema->num_fields(); ++i) {
-      const StructField& f = spec_.data_schema->field(i);
-      const bool partition =
-          std::any_of(o.partition_columns.begin(), o.partition_columns.end(),
-                      [&](const std::string& p) { return EqualsIgnoreCase(p, f.name); });
-      (partition ? partition_index_ : record_index_).push_back(i);
-    }
-    std::vector<StructField> record_fields;
-    for (size_t i : record_index_) record_fields.push_back(spec_.data_schema->field(i));
-    record_schema_ = std::make_shared<const StructType>(std::move(record_fields));
-    size_t next = spec_.data_schema->num_fields();
-    rescued_ = o.RescuedColumn().empty() ? -1 : static_cast<int>(next++);
-    corrupt_ = o.corrupt_record_column.empty() ? -1 : static_cast<int>(next++);
-    raw_ = o.raw_column.empty() ? -1 : static_cast<int>(next++);
-    for (const auto& m : o.metadata_columns) {
-      metadata_.emplace_back(m, static_cast<int>(next++));
-    }
+    IngestLayout layout = MakeIngestLayout(spec_);
+    record_index_ = std::move(layout.record);
+    partition_index_ = std::move(layout.partition);
+    record_schema_ = layout.record_schema;
+    rescued_ = layout.rescued;
+    corrupt_ = layout.corrupt;
+    raw_ = layout.raw;
+    metadata_ = std::move(layout.metadata);
     return OkStatus();
   }
 
@@ -204,15 +194,7 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
       }
     }
     if (!evolves) return OkStatus();
-    std::string names;
-    for (const auto& u : stats_->unknown) {
-      if (!spec_.evolves(u)) continue;
-      names += fmt::format("{}{} {}", names.empty() ? "" : ", ", FormatColumnPath(u.path),
-                           u.type->ToString());
-    }
-    return MakeError(
-        ErrorCode::kSchemaMismatch,
-        "UNKNOWN_FIELD_EXCEPTION: the source has fields the schema lacks: {}", names);
+    return NewFieldsError(stats_->unknown, spec_.evolves);
   }
 
   Status OpenNextFile() {

@@ -46,29 +46,17 @@ class IngestReader final : public arrow::RecordBatchReader {
       DELTA_ASSIGN_OR_RETURN(auto b, MakeIngestBuilder(*f.type));
       builders_.push_back(std::move(b));
     }
-    const auto& o = spec_.options;
     // Partition columns come from the path; the records fill the other data columns.
-    std::vector<StructField> record_fields;
-    for (size_t i = 0; i < spec_.data_schema->num_fields(); ++i) {
-      const StructField& f = spec_.data_schema->field(i);
-      const bool partition =
-          std::any_of(o.partition_columns.begin(), o.partition_columns.end(),
-                      [&](const std::string& p) { return EqualsIgnoreCase(p, f.name); });
-      if (partition) {
-        partition_builders_.emplace_back(f, builders_[i].get());
-      } else {
-        record_fields.push_back(f);
-        data_builders_.push_back(builders_[i].get());
-      }
+    IngestLayout layout = MakeIngestLayout(spec_);
+    for (size_t i : layout.partition) {
+      partition_builders_.emplace_back(spec_.data_schema->field(i), builders_[i].get());
     }
-    record_schema_ = std::make_shared<const StructType>(std::move(record_fields));
-    size_t next = spec_.data_schema->num_fields();
-    rescued_ = o.RescuedColumn().empty() ? -1 : static_cast<int>(next++);
-    corrupt_ = o.corrupt_record_column.empty() ? -1 : static_cast<int>(next++);
-    raw_ = o.raw_column.empty() ? -1 : static_cast<int>(next++);
-    for (const auto& m : o.metadata_columns) {
-      metadata_.emplace_back(m, static_cast<int>(next++));
-    }
+    for (size_t i : layout.record) data_builders_.push_back(builders_[i].get());
+    record_schema_ = layout.record_schema;
+    rescued_ = layout.rescued;
+    corrupt_ = layout.corrupt;
+    raw_ = layout.raw;
+    metadata_ = std::move(layout.metadata);
     return OkStatus();
   }
 
@@ -95,17 +83,7 @@ class IngestReader final : public arrow::RecordBatchReader {
   }
 
  private:
-  Error UnknownError() const {
-    std::string names;
-    for (const auto& u : stats_->unknown) {
-      if (!spec_.evolves(u)) continue;
-      names += fmt::format("{}{} {}", names.empty() ? "" : ", ", FormatColumnPath(u.path),
-                           u.type->ToString());
-    }
-    return MakeError(
-        ErrorCode::kSchemaMismatch,
-        "UNKNOWN_FIELD_EXCEPTION: the source has fields the schema lacks: {}", names);
-  }
+  Error UnknownError() const { return NewFieldsError(stats_->unknown, spec_.evolves); }
 
   // Adds rows until the batch is full or the files are done.
   Status Fill() {
@@ -453,6 +431,19 @@ ValueOptions IngestValueOptions(const IngestOptions& o) {
   return v;
 }
 
+Error NewFieldsError(const std::vector<UnknownField>& unknown,
+                     const std::function<bool(const UnknownField&)>& evolves) {
+  std::string names;
+  for (const auto& u : unknown) {
+    if (!evolves(u)) continue;
+    names += fmt::format("{}{} {}", names.empty() ? "" : ", ", FormatColumnPath(u.path),
+                         u.type->ToString());
+  }
+  return MakeError(ErrorCode::kSchemaMismatch,
+                   "UNKNOWN_FIELD_EXCEPTION: the source has fields the schema lacks: {}",
+                   names);
+}
+
 void MergeUnknownField(UnknownField field, std::vector<UnknownField>* list) {
   for (auto& u : *list) {
     if (u.path.size() != field.path.size() || u.mismatch != field.mismatch) continue;
@@ -466,6 +457,29 @@ void MergeUnknownField(UnknownField field, std::vector<UnknownField>* list) {
     }
   }
   list->push_back(std::move(field));
+}
+
+IngestLayout MakeIngestLayout(const ReadSpec& spec) {
+  IngestLayout out;
+  const auto& o = spec.options;
+  std::vector<StructField> record_fields;
+  for (size_t i = 0; i < spec.data_schema->num_fields(); ++i) {
+    const StructField& f = spec.data_schema->field(i);
+    const bool partition =
+        std::any_of(o.partition_columns.begin(), o.partition_columns.end(),
+                    [&](const std::string& p) { return EqualsIgnoreCase(p, f.name); });
+    (partition ? out.partition : out.record).push_back(i);
+    if (!partition) record_fields.push_back(f);
+  }
+  out.record_schema = std::make_shared<const StructType>(std::move(record_fields));
+  size_t next = spec.data_schema->num_fields();
+  out.rescued = o.RescuedColumn().empty() ? -1 : static_cast<int>(next++);
+  out.corrupt = o.corrupt_record_column.empty() ? -1 : static_cast<int>(next++);
+  out.raw = o.raw_column.empty() ? -1 : static_cast<int>(next++);
+  for (const auto& m : o.metadata_columns) {
+    out.metadata.emplace_back(m, static_cast<int>(next++));
+  }
+  return out;
 }
 
 Result<SchemaRef> IngestOutputSchema(const ReadSpec& spec) {

@@ -77,6 +77,18 @@ ValueOptions IngestValueOptions(const IngestOptions& options);
 /// and raw columns when set, then the metadata columns asked for.
 Result<SchemaRef> IngestOutputSchema(const ReadSpec& spec);
 
+/// Where each column of IngestOutputSchema sits: the data columns the records fill
+/// (`record`, their schema `record_schema`), those read from `key=value` directories
+/// (`partition`), and the extra columns (-1: absent).
+struct IngestLayout {
+  std::vector<size_t> record;
+  std::vector<size_t> partition;
+  SchemaRef record_schema;
+  int rescued = -1, corrupt = -1, raw = -1;
+  std::vector<std::pair<std::string, int>> metadata;  ///< name, index
+};
+IngestLayout MakeIngestLayout(const ReadSpec& spec);
+
 /// A reader over `files`, in order. Errors (a file that vanished, FAILFAST, a
 /// malformed record with nowhere to go) name the file and line. When the spec says
 /// `evolves` and such fields were seen, the reader ends with kSchemaMismatch after
@@ -84,6 +96,11 @@ Result<SchemaRef> IngestOutputSchema(const ReadSpec& spec);
 Result<std::shared_ptr<arrow::RecordBatchReader>> OpenIngestReader(
     FileSystemRef fs, std::vector<IngestFile> files, ReadSpec spec,
     std::shared_ptr<ReadStats> stats);
+
+/// UNKNOWN_FIELD_EXCEPTION naming the fields of `unknown` that `evolves` says change
+/// the schema: how a reader ends a batch that evolves it.
+Error NewFieldsError(const std::vector<UnknownField>& unknown,
+                     const std::function<bool(const UnknownField&)>& evolves);
 
 /// Adds `field` to `list`, merging with an entry of the same path (case-insensitive).
 void MergeUnknownField(UnknownField field, std::vector<UnknownField>* list);

@@ -111,39 +111,32 @@ Result<std::vector<CommonTableExpr>> StatementParser::ParseWithClause() {
   return out;
 }
 
-// operand {(UNION|EXCEPT|MINUS) [ALL|DISTINCT] operand}, left to right.
+// operand {(UNION|EXCEPT|MINUS) [ALL|DISTINCT] operand}, left to right, each operand
+// an INTERSECT chain.
 Result<SelectRef> StatementParser::ParseSetExpression(bool* parenthesized) {
-  DELTA_ASSIGN_OR_RETURN(SelectRef left, ParseIntersection(parenthesized));
-  while (PeekKeyword("union") || PeekKeyword("except") || PeekKeyword("minus")) {
-    SetOperation op;
-    op.kind =
-        PeekKeyword("union") ? SetOperation::Kind::kUnion : SetOperation::Kind::kExcept;
-    Next();
-    op.all = AcceptKeyword("all");
-    if (!op.all) AcceptKeyword("distinct");
-    bool ignored = false;
-    op.left = std::move(left);
-    DELTA_ASSIGN_OR_RETURN(op.right, ParseIntersection(&ignored));
-    SelectStmt compound;
-    compound.set_op = std::make_shared<const SetOperation>(std::move(op));
-    left = std::make_shared<const SelectStmt>(std::move(compound));
-    *parenthesized = false;
-  }
-  return left;
+  return ParseSetLevel(/*intersect=*/false, parenthesized);
 }
 
-// operand {INTERSECT [ALL|DISTINCT] operand}
-Result<SelectRef> StatementParser::ParseIntersection(bool* parenthesized) {
-  DELTA_ASSIGN_OR_RETURN(SelectRef left, ParseQueryOperand(parenthesized));
-  while (PeekKeyword("intersect")) {
-    Next();
+// One level of set operators: INTERSECT (its operands are queries) or UNION/EXCEPT
+// (its operands are INTERSECT chains).
+Result<SelectRef> StatementParser::ParseSetLevel(bool intersect, bool* parenthesized) {
+  auto operand = [&](bool* paren) {
+    return intersect ? ParseQueryOperand(paren) : ParseSetLevel(true, paren);
+  };
+  DELTA_ASSIGN_OR_RETURN(SelectRef left, operand(parenthesized));
+  while (intersect
+             ? PeekKeyword("intersect")
+             : PeekKeyword("union") || PeekKeyword("except") || PeekKeyword("minus")) {
     SetOperation op;
-    op.kind = SetOperation::Kind::kIntersect;
+    op.kind = intersect              ? SetOperation::Kind::kIntersect
+              : PeekKeyword("union") ? SetOperation::Kind::kUnion
+                                     : SetOperation::Kind::kExcept;
+    Next();
     op.all = AcceptKeyword("all");
     if (!op.all) AcceptKeyword("distinct");
     bool ignored = false;
     op.left = std::move(left);
-    DELTA_ASSIGN_OR_RETURN(op.right, ParseQueryOperand(&ignored));
+    DELTA_ASSIGN_OR_RETURN(op.right, operand(&ignored));
     SelectStmt compound;
     compound.set_op = std::make_shared<const SetOperation>(std::move(op));
     left = std::make_shared<const SelectStmt>(std::move(compound));
@@ -270,25 +263,18 @@ Result<FromClause> StatementParser::ParseFromSource() {
   const bool stream_wrap =
       IsSymbol(Peek(1), "(") && IsName(Peek(2)) &&
       (IsSymbol(Peek(3), "(") || IsSymbol(Peek(3), ")") || IsSymbol(Peek(3), "."));
+  bool wrapped = false;
   if (PeekKeyword("stream") && (stream_call || stream_wrap)) {
     Next();  // STREAM
-    const bool wrapped = AcceptSymbol("(");
-    if (Peek().kind == TokenKind::kIdent && IsSymbol(Peek(1), "(")) {
-      from.kind = FromClause::Kind::kFunction;
-      from.function = AsciiToLower(Next().text);
-      DELTA_RETURN_IF_ERROR(ParseFunctionArgs(&from));
-    } else {
-      from.kind = FromClause::Kind::kTable;
-      DELTA_ASSIGN_OR_RETURN(from.table, ParseTableRef());
-    }
-    if (wrapped) DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+    wrapped = AcceptSymbol("(");
     from.stream = true;
-  } else if (IsSymbol(Peek(), "(")) {
+  }
+  if (!from.stream && IsSymbol(Peek(), "(")) {
     Next();
     from.kind = FromClause::Kind::kSubquery;
     DELTA_ASSIGN_OR_RETURN(from.subquery, ParseQuery());
     DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
-  } else if (PeekKeyword("values")) {
+  } else if (!from.stream && PeekKeyword("values")) {
     from.kind = FromClause::Kind::kValues;
     DELTA_RETURN_IF_ERROR(ParseValuesRows(&from));
   } else if (Peek().kind == TokenKind::kIdent && IsSymbol(Peek(1), "(")) {
@@ -298,8 +284,9 @@ Result<FromClause> StatementParser::ParseFromSource() {
   } else {
     from.kind = FromClause::Kind::kTable;
     DELTA_ASSIGN_OR_RETURN(from.table, ParseTableRef());
-    DELTA_RETURN_IF_ERROR(ParseTimeTravel(&from));
+    if (!from.stream) DELTA_RETURN_IF_ERROR(ParseTimeTravel(&from));
   }
+  if (wrapped) DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
   DELTA_RETURN_IF_ERROR(ParseSourceAlias(&from));
   return from;
 }

@@ -100,7 +100,7 @@ class StatementParser {
   Result<SelectRef> ParseQuery();
   Result<std::vector<CommonTableExpr>> ParseWithClause();
   Result<SelectRef> ParseSetExpression(bool* parenthesized);
-  Result<SelectRef> ParseIntersection(bool* parenthesized);
+  Result<SelectRef> ParseSetLevel(bool intersect, bool* parenthesized);
   Result<SelectRef> ParseQueryOperand(bool* parenthesized);
   bool AtQueryStart(size_t ahead = 0) const;
   Result<SelectStmt> ParseSelect();
