@@ -56,6 +56,22 @@ QUERIES = [
     "ifnull(amount, -1) AS f, nvl2(name, id, amount) AS n2, nullif(id, 2) AS d FROM {a}",
     "SELECT id, if(name IS NULL, NULL, upper(name)) AS u, nullif(name, 'y') AS ny, "
     "nvl(id, amount) AS w FROM {b}",
+    # joins (aliases: a delta.`path` relation has no name of its own)
+    "SELECT x.id, x.name, y.amount FROM {a} x JOIN {b} y ON x.id = y.id",
+    "SELECT x.id, x.name, y.amount AS ya FROM {a} x LEFT JOIN {b} y ON x.id = y.id",
+    "SELECT x.id AS xid, y.id AS yid, y.name FROM {a} x RIGHT JOIN {c} y ON x.id = y.id",
+    "SELECT x.id AS xid, y.id AS yid FROM {a} x FULL OUTER JOIN {b} y ON x.id = y.id",
+    "SELECT * FROM {a} x LEFT SEMI JOIN {b} y ON x.id = y.id",
+    "SELECT * FROM {a} x LEFT ANTI JOIN {b} y ON x.id = y.id",
+    "SELECT id, name, x.amount AS xa, y.amount AS ya FROM {a} x JOIN {b} y USING (id, name)",
+    "SELECT id, x.name AS xn, y.name AS yn FROM {a} x FULL JOIN {c} y USING (id)",
+    "SELECT x.id, y.id AS yid FROM {a} x JOIN {b} y ON x.id = y.id AND x.amount < y.amount + 1",
+    "SELECT x.id, y.name FROM {a} x CROSS JOIN {c} y",
+    "SELECT x.id, y.id AS yid FROM {a} x JOIN {c} y ON x.id < y.id",
+    "SELECT x.name, count(*) AS n, sum(y.amount) AS total FROM {a} x "
+    "JOIN {b} y ON x.id = y.id GROUP BY x.name",
+    "SELECT x.id, y.name, z.amount FROM {a} x JOIN {b} y ON x.id = y.id "
+    "LEFT JOIN {c} z ON y.id = z.id",
     # WITH
     "WITH t AS (SELECT name, sum(amount) AS total FROM {a} GROUP BY name) "
     "SELECT * FROM t WHERE total > 5",

@@ -61,6 +61,27 @@ ExprRef StripQualifiers(const ExprRef& e, const SourcePlan& src) {
   return copy;
 }
 
+// Column references resolved against a join's columns (SourcePlan::columns): to the
+// internal names of its schema; names that fit no column stay (aliases, or errors the
+// binder reports); several fitting columns are AMBIGUOUS_REFERENCE.
+Result<ExprRef> ResolveJoinRefs(const ExprRef& e, const SourcePlan& src) {
+  if (e == nullptr) return e;
+  if (e->kind == ExprKind::kColumn) {
+    DELTA_ASSIGN_OR_RETURN(auto resolved,
+                           ResolveColumnPath(e->path, src.columns, *src.schema));
+    if (!resolved) return e;
+    auto copy = std::make_shared<Expr>(*e);
+    copy->path = std::move(*resolved);
+    return ExprRef(copy);
+  }
+  if (e->children.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  for (auto& c : copy->children) {
+    DELTA_ASSIGN_OR_RETURN(c, ResolveJoinRefs(c, src));
+  }
+  return ExprRef(copy);
+}
+
 // Replace one-part column names that are select-list aliases (and not source columns)
 // by the aliased expression (HAVING c > 1 with `count(*) AS c`).
 ExprRef ExpandAliases(const ExprRef& e, const StructType& input,
@@ -180,16 +201,42 @@ Result<QueryPlan> SelectPlanner::Plan() {
   const StructType& input = *src.schema;
   BindOptions bind;
   bind.relation = src.relation;
-  auto strip = [&](const ExprRef& e) { return StripQualifiers(e, src); };
+  auto strip = [&](const ExprRef& e) -> Result<ExprRef> {
+    if (!src.columns.empty()) return ResolveJoinRefs(e, src);
+    return StripQualifiers(e, src);
+  };
 
   // The select list, `*` expanded.
   std::vector<std::pair<std::string, ExprRef>> items;  // (name or "", expression)
   std::vector<std::pair<std::string, ExprRef>> aliases;
   for (const SelectItem& item : query.items) {
     if (!item.star) {
-      ExprRef e = strip(item.expr);
+      DELTA_ASSIGN_OR_RETURN(ExprRef e, strip(item.expr));
       items.emplace_back(item.alias, e);
       if (!item.alias.empty()) aliases.emplace_back(item.alias, e);
+      continue;
+    }
+    if (!src.columns.empty()) {
+      // A join: `*` lists its columns by their names (USING columns once); `t.*` the
+      // columns of relation t.
+      const std::string q = AsciiToLower(item.star_qualifier);
+      bool any = false;
+      for (size_t i = 0; i < input.num_fields(); ++i) {
+        const ColumnSource& c = src.columns[i];
+        const bool of_q =
+            std::find(c.qualifiers.begin(), c.qualifiers.end(), q) != c.qualifiers.end();
+        if (q.empty() ? !c.in_star : !of_q) continue;
+        bool excluded = false;
+        for (const auto& name : item.star_except) {
+          excluded = excluded || EqualsIgnoreCase(name, c.name);
+        }
+        any = true;
+        if (!excluded) items.emplace_back(c.name, Expr::Column({input.field(i).name}));
+      }
+      if (!any) {
+        return MakeError(ErrorCode::kNotFound, "cannot resolve '{}.*': the source is {}",
+                         item.star_qualifier, src.name);
+      }
       continue;
     }
     if (!item.star_qualifier.empty() &&
@@ -215,7 +262,8 @@ Result<QueryPlan> SelectPlanner::Plan() {
 
   BoundExprRef where;
   if (query.where != nullptr) {
-    DELTA_ASSIGN_OR_RETURN(where, BindPredicate(*strip(query.where), input, bind));
+    DELTA_ASSIGN_OR_RETURN(ExprRef w, strip(query.where));
+    DELTA_ASSIGN_OR_RETURN(where, BindPredicate(*w, input, bind));
     if (ContainsAggregate(*where)) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "aggregate functions are not allowed in WHERE ({}); use HAVING",
@@ -230,6 +278,10 @@ Result<QueryPlan> SelectPlanner::Plan() {
     std::string name = alias;
     if (name.empty()) {
       name = e->kind == ExprKind::kColumn ? b->path.back() : SparkColumnName(*e);
+      if (e->kind == ExprKind::kColumn && b->path.size() == 1 && !src.columns.empty()) {
+        const int at = input.FieldIndex(b->path[0]);  // a join's internal name
+        if (at >= 0) name = src.columns[static_cast<size_t>(at)].name;
+      }
     }
     aggregate = aggregate || ContainsAggregate(*b);
     outputs.push_back({std::move(name), std::move(b)});
@@ -240,7 +292,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
   AggregateSpec spec;
   spec.now_micros = eval.now_micros;
   for (const auto& g : query.group_by) {
-    ExprRef e = strip(g);
+    DELTA_ASSIGN_OR_RETURN(ExprRef e, strip(g));
     BoundExprRef key;
     std::optional<int64_t> ordinal = Ordinal(*e);
     if (ordinal) {
@@ -268,10 +320,10 @@ Result<QueryPlan> SelectPlanner::Plan() {
       DELTA_ASSIGN_OR_RETURN(out.expr, OverGroups(out.expr, spec.keys, &spec.aggregates));
     }
     if (query.having != nullptr) {
+      DELTA_ASSIGN_OR_RETURN(ExprRef h_expr, strip(query.having));
       DELTA_ASSIGN_OR_RETURN(
           BoundExprRef h,
-          BindPredicate(*ExpandAliases(strip(query.having), input, aliases), input,
-                        bind));
+          BindPredicate(*ExpandAliases(h_expr, input, aliases), input, bind));
       DELTA_ASSIGN_OR_RETURN(having, OverGroups(h, spec.keys, &spec.aggregates));
     }
   }
@@ -279,7 +331,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
   // ORDER BY: a select-list ordinal or name, else an expression (a hidden column).
   std::vector<SortKeySpec> sort_keys;
   for (const auto& o : query.order_by) {
-    ExprRef e = strip(o.expr);
+    DELTA_ASSIGN_OR_RETURN(ExprRef e, strip(o.expr));
     SortKeySpec key;
     key.descending = o.descending;
     key.nulls_first = o.nulls_first.value_or(!o.descending);

@@ -26,6 +26,16 @@ namespace deltaguard::query_internal {
 using ReaderRef = std::shared_ptr<arrow::RecordBatchReader>;
 using BatchRef = std::shared_ptr<arrow::RecordBatch>;
 
+/// A column of a join's output (query_join.cc): the name it is shown and referred to
+/// by, the relation qualifiers that may precede it (`o.id`), whether an unqualified
+/// name finds it (not the sides' copies of a USING column), and whether `*` lists it.
+struct ColumnSource {
+  std::string name;
+  std::vector<std::string> qualifiers;
+  bool unqualified = true;
+  bool in_star = true;
+};
+
 /// The rows a SELECT reads. Batches from `open` hold (at least) the columns named in
 /// its argument, by the names of `schema`; an empty list still yields every row (with
 /// whatever columns are cheapest), so count(*) works.
@@ -38,10 +48,28 @@ struct SourcePlan {
   /// Lower-case names a column reference may be qualified with (`t.a`).
   std::vector<std::string> qualifiers;
   std::function<Result<ReaderRef>(const std::vector<std::string>& columns)> open;
+  /// Joins: one entry per column of `schema` (whose names are then internal and
+  /// unique); empty for a single relation (every column named as in `schema`,
+  /// qualified by `qualifiers`).
+  std::vector<ColumnSource> columns;
 };
+
+/// A column reference `path` resolved against a join's columns: the internal name
+/// followed by the rest of the path (struct fields); nullopt when no column fits;
+/// AMBIGUOUS_REFERENCE (kInvalidArgument) when several do.
+Result<std::optional<std::vector<std::string>>> ResolveColumnPath(
+    const std::vector<std::string>& path, const std::vector<ColumnSource>& cols,
+    const StructType& schema);
+
+/// A join (query_join.cc).
+Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
+                            int depth);
 
 /// Plans the FROM clause of `query` (query_sources.cc). `depth` counts nested views
 /// and subqueries, to stop a view that (after OR REPLACE) refers to itself.
+/// One FROM source (a relation or a join tree); `values_target` types a VALUES list.
+Result<SourcePlan> PlanFrom(const FromClause& from, const QueryContext& context,
+                            const StructType* values_target, int depth);
 Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& context,
                               const PlanOptions& options, int depth);
 

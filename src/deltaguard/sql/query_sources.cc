@@ -535,13 +535,18 @@ bool IsBareSelectStar(const SelectStmt& q) {
 
 Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& context,
                               const PlanOptions& options, int depth) {
+  return PlanFrom(query.from, context,
+                  IsBareSelectStar(query) ? options.values_target : nullptr, depth);
+}
+
+Result<SourcePlan> PlanFrom(const FromClause& from, const QueryContext& context,
+                            const StructType* values_target, int depth) {
   if (depth > kMaxDepth) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "views and subqueries nest more than {} levels deep (does a view "
                      "refer to itself?)",
                      kMaxDepth);
   }
-  const FromClause& from = query.from;
   Result<SourcePlan> src = MakeError(ErrorCode::kInternal, "unknown FROM kind");
   if (from.stream) return PlanStreamSource(from, context);
   switch (from.kind) {
@@ -578,8 +583,10 @@ Result<SourcePlan> PlanSource(const SelectStmt& query, const QueryContext& conte
       }
       break;
     case FromClause::Kind::kValues:
-      src = PlanValues(from, context,
-                       IsBareSelectStar(query) ? options.values_target : nullptr);
+      src = PlanValues(from, context, values_target);
+      break;
+    case FromClause::Kind::kJoin:
+      src = PlanJoin(from, context, depth);
       break;
     case FromClause::Kind::kSubquery: {
       if (from.subquery == nullptr) {

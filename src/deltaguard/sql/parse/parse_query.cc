@@ -189,12 +189,7 @@ Result<SelectStmt> StatementParser::ParseSelect() {
   }
   DELTA_RETURN_IF_ERROR(ParseSelectItems(&select));
   if (AcceptKeyword("from")) {
-    DELTA_ASSIGN_OR_RETURN(select.from, ParseFromSource());
-    if (IsSymbol(Peek(), ",")) return Unsupported("more than one FROM source");
-    for (std::string_view join : {"join", "inner", "left", "right", "full", "cross",
-                                  "natural", "lateral", "anti", "semi"}) {
-      if (PeekKeyword(join)) return Unsupported("JOIN");
-    }
+    DELTA_ASSIGN_OR_RETURN(select.from, ParseFromClause());
   }
   if (AcceptKeyword("where")) {
     DELTA_ASSIGN_OR_RETURN(select.where, ParseExpr());
@@ -289,6 +284,81 @@ Result<FromClause> StatementParser::ParseFromSource() {
   if (wrapped) DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
   DELTA_RETURN_IF_ERROR(ParseSourceAlias(&from));
   return from;
+}
+
+// source { , source | [NATURAL] join-type JOIN source [ON cond | USING (c, ...)] },
+// left-deep: `a JOIN b JOIN c` is `(a JOIN b) JOIN c`.
+Result<FromClause> StatementParser::ParseFromClause() {
+  DELTA_ASSIGN_OR_RETURN(FromClause left, ParseFromSource());
+  while (true) {
+    auto join = std::make_shared<JoinClause>();
+    join->position = Peek().pos;
+    if (AcceptSymbol(",")) {
+      join->type = JoinClause::Type::kCross;
+    } else {
+      if (PeekKeyword("lateral")) return Unsupported("LATERAL");
+      join->natural = AcceptKeyword("natural");
+      DELTA_ASSIGN_OR_RETURN(std::optional<JoinClause::Type> type, ParseJoinType());
+      if (!type) {
+        if (join->natural) return Fail("expected a join after NATURAL");
+        break;
+      }
+      join->type = *type;
+    }
+    DELTA_ASSIGN_OR_RETURN(join->right, ParseFromSource());
+    const bool conditioned = join->type != JoinClause::Type::kCross && !join->natural;
+    if (conditioned && AcceptKeyword("on")) {
+      DELTA_ASSIGN_OR_RETURN(join->on, ParseExpr());
+    } else if (conditioned && PeekKeyword("using")) {
+      Next();
+      DELTA_ASSIGN_OR_RETURN(join->using_columns, ParseNameList("a column name"));
+    } else if (PeekKeyword("on") || PeekKeyword("using")) {
+      return Fail(join->natural ? "a NATURAL join takes no ON or USING"
+                                : "a CROSS join takes no ON or USING");
+    }
+    join->left = std::move(left);
+    left = FromClause();
+    left.kind = FromClause::Kind::kJoin;
+    left.position = join->left.position;
+    left.join = std::move(join);
+  }
+  return left;
+}
+
+// [INNER] JOIN | CROSS JOIN | LEFT [OUTER] JOIN | RIGHT [OUTER] JOIN | FULL [OUTER]
+// JOIN | [LEFT] SEMI JOIN | [LEFT] ANTI JOIN; nullopt (nothing read) when none.
+Result<std::optional<JoinClause::Type>> StatementParser::ParseJoinType() {
+  using Type = JoinClause::Type;
+  std::optional<Type> type;
+  if (AcceptKeyword("join")) return Type::kInner;
+  if (AcceptKeyword("inner")) {
+    type = Type::kInner;
+  } else if (AcceptKeyword("cross")) {
+    type = Type::kCross;
+  } else if (AcceptKeyword("left")) {
+    if (AcceptKeyword("semi")) {
+      type = Type::kLeftSemi;
+    } else if (AcceptKeyword("anti")) {
+      type = Type::kLeftAnti;
+    } else {
+      AcceptKeyword("outer");
+      type = Type::kLeft;
+    }
+  } else if (AcceptKeyword("right")) {
+    AcceptKeyword("outer");
+    type = Type::kRight;
+  } else if (AcceptKeyword("full")) {
+    AcceptKeyword("outer");
+    type = Type::kFull;
+  } else if (AcceptKeyword("semi")) {
+    type = Type::kLeftSemi;
+  } else if (AcceptKeyword("anti")) {
+    type = Type::kLeftAnti;
+  } else {
+    return std::optional<Type>();
+  }
+  if (!AcceptKeyword("join")) return Fail("expected JOIN");
+  return type;
 }
 
 // (arg, ..., name => value, ...): positional and named arguments in any order.

@@ -140,8 +140,7 @@ TEST(SqlParserErrors, UnsupportedStatementsAndFeatures) {
       {"CACHE TABLE t", "CACHE TABLE is not supported yet"},
       {"WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x",
        "WITH RECURSIVE is not supported"},
-      {"SELECT * FROM a JOIN b ON a.x = b.x", "JOIN is not supported yet"},
-      {"SELECT * FROM a, b", "more than one FROM source is not supported yet"},
+      {"SELECT * FROM a LATERAL VIEW explode(x) t AS y", "LATERAL is not supported yet"},
       {"SELECT * FROM t LIMIT 1 OFFSET 2", "OFFSET is not supported yet"},
       {"SELECT * FROM parquet.`/x`", "parquet.`path` (use read_parquet('path'))"},
       {"CREATE TABLE t (a INT) CLUSTER BY (a)", "CLUSTER BY (liquid clustering)"},
@@ -163,6 +162,20 @@ TEST(SqlParserErrors, UnsupportedStatementsAndFeatures) {
   for (const Case& c : cases) {
     std::string message = ErrorOf(c.sql, ErrorCode::kUnsupportedFeature);
     EXPECT_NE(message.find(c.message), std::string::npos) << c.sql << "\n" << message;
+  }
+}
+
+TEST(SqlParserErrors, JoinSyntax) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"SELECT * FROM a NATURAL b", "expected a join after NATURAL"},
+      {"SELECT * FROM a CROSS JOIN b ON true", "a CROSS join takes no ON or USING"},
+      {"SELECT * FROM a NATURAL JOIN b USING (x)", "a NATURAL join takes no ON or USING"},
+      {"SELECT * FROM a LEFT b", "expected JOIN"},
+      {"SELECT * FROM a JOIN b USING ()", "expected a column name"},
+  };
+  for (const auto& [sql, message] : cases) {
+    std::string got = ErrorOf(sql, ErrorCode::kParseError);
+    EXPECT_NE(got.find(message), std::string::npos) << sql << "\n" << got;
   }
 }
 

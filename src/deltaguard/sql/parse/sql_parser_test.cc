@@ -133,6 +133,50 @@ TEST(SqlParserSelect, TimeTravel) {
   EXPECT_EQ(e.from.alias, "version");
 }
 
+TEST(SqlParserSelect, Joins) {
+  auto a = ParseAs<SelectStmt>(
+      "SELECT * FROM orders o LEFT OUTER JOIN customers c ON o.cust_id = c.id "
+      "JOIN regions USING (region_id), extra x");
+  // Left-deep: ((orders LEFT JOIN customers) JOIN regions) CROSS JOIN extra.
+  ASSERT_EQ(a.from.kind, FromClause::Kind::kJoin);
+  const JoinClause& cross = *a.from.join;
+  EXPECT_EQ(cross.type, JoinClause::Type::kCross);
+  EXPECT_EQ(cross.right.table.ToString(), "extra");
+  EXPECT_EQ(cross.right.alias, "x");
+  ASSERT_EQ(cross.left.kind, FromClause::Kind::kJoin);
+  const JoinClause& using_join = *cross.left.join;
+  EXPECT_EQ(using_join.type, JoinClause::Type::kInner);
+  EXPECT_EQ(using_join.using_columns, std::vector<std::string>{"region_id"});
+  EXPECT_EQ(using_join.on, nullptr);
+  const JoinClause& left = *using_join.left.join;
+  EXPECT_EQ(left.type, JoinClause::Type::kLeft);
+  EXPECT_EQ(left.left.alias, "o");
+  EXPECT_EQ(left.right.alias, "c");
+  EXPECT_EQ(Sql(left.on), "o.cust_id = c.id");
+  struct Case {
+    const char* sql;
+    JoinClause::Type type;
+    bool natural;
+  };
+  for (const Case& c :
+       {Case{"SELECT * FROM a INNER JOIN b ON a.x = b.x", JoinClause::Type::kInner,
+             false},
+        Case{"SELECT * FROM a CROSS JOIN b", JoinClause::Type::kCross, false},
+        Case{"SELECT * FROM a RIGHT JOIN b ON true", JoinClause::Type::kRight, false},
+        Case{"SELECT * FROM a FULL OUTER JOIN b USING (x)", JoinClause::Type::kFull,
+             false},
+        Case{"SELECT * FROM a LEFT SEMI JOIN b ON a.x = b.x", JoinClause::Type::kLeftSemi,
+             false},
+        Case{"SELECT * FROM a ANTI JOIN b ON a.x = b.x", JoinClause::Type::kLeftAnti,
+             false},
+        Case{"SELECT * FROM a NATURAL LEFT JOIN b", JoinClause::Type::kLeft, true}}) {
+    auto s = ParseAs<SelectStmt>(c.sql);
+    ASSERT_EQ(s.from.kind, FromClause::Kind::kJoin) << c.sql;
+    EXPECT_EQ(s.from.join->type, c.type) << c.sql;
+    EXPECT_EQ(s.from.join->natural, c.natural) << c.sql;
+  }
+}
+
 TEST(SqlParserSelect, StreamSources) {
   auto a = ParseAs<SelectStmt>(
       "SELECT * FROM STREAM read_files('in', format => 'json') AS src");

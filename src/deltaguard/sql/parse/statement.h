@@ -51,7 +51,9 @@ struct TimeTravel {
 struct SelectStmt;
 using SelectRef = std::shared_ptr<const SelectStmt>;
 
-/// The one source of a SELECT.
+struct JoinClause;
+
+/// The source of a SELECT: one relation, or a join tree of them (kJoin).
 struct FromClause {
   enum class Kind : uint8_t {
     kNone,      ///< SELECT without FROM: one row
@@ -59,6 +61,7 @@ struct FromClause {
     kFunction,  ///< read_parquet/read_csv/read_json/delta_log(...)
     kValues,    ///< VALUES (...), (...) [AS alias(c1, c2)]
     kSubquery,  ///< (SELECT ...) [AS] alias
+    kJoin,      ///< left JOIN right (`join`); `a, b` is a CROSS join
   };
   Kind kind = Kind::kNone;
   TableRef table;  ///< kTable
@@ -69,6 +72,7 @@ struct FromClause {
   std::vector<std::pair<std::string, ExprRef>> named_args;
   std::vector<std::vector<ExprRef>> rows;   ///< kValues
   SelectRef subquery;                       ///< kSubquery
+  std::shared_ptr<const JoinClause> join;   ///< kJoin
   std::string alias;                        ///< empty when none
   std::vector<std::string> column_aliases;  ///< alias(c1, c2, ...)
   /// `STREAM read_files(...)` or `STREAM(...)`: read incrementally by a streaming
@@ -97,6 +101,27 @@ struct OrderItem {
 
 /// SELECT [DISTINCT] items FROM source [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT],
 /// or a bare VALUES list (then items is `*` and from.kind is kValues).
+/// `left [NATURAL] {[INNER] | CROSS | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER] |
+/// [LEFT] SEMI | [LEFT] ANTI} JOIN right [ON cond | USING (c, ...)]`, left-deep.
+struct JoinClause {
+  enum class Type : uint8_t {
+    kInner,
+    kCross,
+    kLeft,
+    kRight,
+    kFull,
+    kLeftSemi,
+    kLeftAnti
+  };
+  Type type = Type::kInner;
+  bool natural = false;
+  FromClause left;
+  FromClause right;
+  ExprRef on;                              ///< null: no ON (USING, NATURAL or none)
+  std::vector<std::string> using_columns;  ///< USING (c, ...)
+  int32_t position = -1;                   ///< of the JOIN keyword
+};
+
 /// `left UNION|INTERSECT|EXCEPT [ALL|DISTINCT] right` (MINUS is EXCEPT).
 struct SetOperation {
   enum class Kind : uint8_t { kUnion, kIntersect, kExcept };

@@ -101,6 +101,8 @@ class StatementParser {
   Result<std::vector<CommonTableExpr>> ParseWithClause();
   Result<SelectRef> ParseSetExpression(bool* parenthesized);
   Result<SelectRef> ParseSetLevel(bool intersect, bool* parenthesized);
+  Result<FromClause> ParseFromClause();
+  Result<std::optional<JoinClause::Type>> ParseJoinType();
   Result<SelectRef> ParseQueryOperand(bool* parenthesized);
   bool AtQueryStart(size_t ahead = 0) const;
   Result<SelectStmt> ParseSelect();
