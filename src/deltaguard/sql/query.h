@@ -1,7 +1,8 @@
 /// \file deltaguard/sql/query.h
-/// Plan and run a SELECT over one source (a table at a version, a temp view, a file
-/// function, inline VALUES, a subquery, or none) with projections, WHERE, GROUP BY with
-/// count/sum/min/max/avg, HAVING, DISTINCT, ORDER BY and LIMIT.
+/// Plan and run a SELECT over its source (a table at a version, a temp view, a WITH
+/// query, a file function, inline VALUES, a subquery, a join of those (query_join.cc),
+/// or none) with projections, WHERE, GROUP BY with count/sum/min/max/avg, HAVING,
+/// DISTINCT, ORDER BY and LIMIT; and set operations of such queries (query_set.cc).
 ///
 /// Planning binds every expression (expr/binder.h) and fixes the output schema without
 /// reading data, so an INSERT can check schemas before anything is written and a
