@@ -148,9 +148,10 @@ class JoinReader final : public arrow::RecordBatchReader {
   }
 
  private:
+  // Whether a key of `row` is NULL (the keys are arrays: Datum::array() is no copy).
   static bool AnyNull(const std::vector<arrow::Datum>& keys, int64_t row) {
     for (const auto& k : keys) {
-      if (k.make_array()->IsNull(row)) return true;
+      if (!arrow::ArraySpan(*k.array()).IsValid(row)) return true;
     }
     return false;
   }
