@@ -85,7 +85,20 @@ bool SameNode(const Expr& a, const Expr& b) {
     return false;
   }
   if ((a.cast_type == nullptr) != (b.cast_type == nullptr)) return false;
-  return !a.cast_type || a.cast_type->Equals(*b.cast_type);
+  if (a.cast_type && !a.cast_type->Equals(*b.cast_type)) return false;
+  if ((a.subquery == nullptr) != (b.subquery == nullptr)) return false;
+  if (a.subquery &&
+      (a.subquery_kind != b.subquery_kind || a.subquery->text() != b.subquery->text())) {
+    return false;
+  }
+  if ((a.window == nullptr) != (b.window == nullptr)) return false;
+  // A window's expressions nest no deeper than the parser allows (it parses them).
+  return !a.window || *a.window == *b.window;
+}
+
+bool SameRef(const ExprRef& a, const ExprRef& b) {
+  if (a == nullptr || b == nullptr) return a == b;
+  return *a == *b;
 }
 
 }  // namespace
@@ -99,6 +112,28 @@ bool operator==(const Expr& a, const Expr& b) {
     if (!SameNode(*x, *y)) return false;
     for (size_t i = 0; i < x->children.size(); ++i) {
       pending.emplace_back(x->children[i].get(), y->children[i].get());
+    }
+  }
+  return true;
+}
+
+bool operator==(const WindowSpec& a, const WindowSpec& b) {
+  if (a.partition_by.size() != b.partition_by.size() ||
+      a.order_by.size() != b.order_by.size() || a.has_frame != b.has_frame ||
+      a.range != b.range || a.start.kind != b.start.kind || a.end.kind != b.end.kind ||
+      a.ignore_nulls != b.ignore_nulls || !SameRef(a.start.offset, b.start.offset) ||
+      !SameRef(a.end.offset, b.end.offset)) {
+    return false;
+  }
+  for (size_t i = 0; i < a.partition_by.size(); ++i) {
+    if (!SameRef(a.partition_by[i], b.partition_by[i])) return false;
+  }
+  for (size_t i = 0; i < a.order_by.size(); ++i) {
+    const auto& x = a.order_by[i];
+    const auto& y = b.order_by[i];
+    if (x.descending != y.descending || x.nulls_first != y.nulls_first ||
+        !SameRef(x.expr, y.expr)) {
+      return false;
     }
   }
   return true;

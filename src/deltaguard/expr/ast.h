@@ -38,6 +38,8 @@ enum class ExprKind : uint8_t {
   kCase,      ///< [operand] (WHEN c THEN r)* [ELSE e]; see Expr::has_operand/has_else
   kCast,      ///< CAST / TRY_CAST (try_cast) of children[0] to cast_type
   kFunction,  ///< name(children...), star for count(*), distinct
+  kWindow,    ///< children[0] (a kFunction) OVER (window): a window function call
+  kSubquery,  ///< (query), EXISTS (query), children[0] [NOT] IN (query)
 };
 
 enum class ExprOp : uint8_t {
@@ -89,6 +91,55 @@ enum class LiteralKind : uint8_t {
   kTimestampNtz,
 };
 
+/// One end of a window frame (`ROWS BETWEEN 2 PRECEDING AND CURRENT ROW`).
+enum class FrameBoundKind : uint8_t {
+  kUnboundedPreceding,
+  kPreceding,  ///< `offset` PRECEDING
+  kCurrentRow,
+  kFollowing,  ///< `offset` FOLLOWING
+  kUnboundedFollowing,
+};
+
+struct FrameBound {
+  FrameBoundKind kind = FrameBoundKind::kUnboundedPreceding;
+  ExprRef offset;  ///< kPreceding / kFollowing
+};
+
+struct WindowOrderItem {
+  ExprRef expr;
+  bool descending = false;
+  bool nulls_first = true;  ///< resolved: Spark's default is first for ASC, last for DESC
+};
+
+/// `OVER (PARTITION BY ... ORDER BY ... [ROWS|RANGE BETWEEN start AND end])`. Without a
+/// frame Spark's default applies: RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW with
+/// an ORDER BY, the whole partition without one.
+struct WindowSpec {
+  std::vector<ExprRef> partition_by;
+  std::vector<WindowOrderItem> order_by;
+  bool has_frame = false;
+  bool range = false;  ///< RANGE (by ORDER BY value) rather than ROWS
+  FrameBound start;
+  FrameBound end;
+  /// `lag(x) IGNORE NULLS OVER (...)`, first_value/last_value's ignoreNulls.
+  bool ignore_nulls = false;
+};
+using WindowSpecRef = std::shared_ptr<const WindowSpec>;
+
+/// A query inside an expression. The expression layer only carries it: the SQL layer
+/// parses it (through the parser's SubqueryParseFn) and plans it.
+struct SubqueryNode {
+  virtual ~SubqueryNode() = default;
+  /// The query's SQL text as written (without the enclosing parentheses).
+  virtual const std::string& text() const = 0;
+};
+
+enum class SubqueryKind : uint8_t {
+  kScalar,  ///< (SELECT max(x) FROM t): one value
+  kExists,  ///< EXISTS (SELECT ...)
+  kIn,      ///< children[0] [NOT] IN (SELECT ...); negated = NOT IN
+};
+
 struct Expr {
   Expr() = default;
   Expr(const Expr&) = default;
@@ -110,6 +161,9 @@ struct Expr {
   std::string text;               ///< literal text; function name (lower-case)
   std::vector<std::string> path;  ///< column path
   DataTypeRef cast_type;
+  WindowSpecRef window;                          ///< kWindow
+  std::shared_ptr<const SubqueryNode> subquery;  ///< kSubquery
+  SubqueryKind subquery_kind = SubqueryKind::kScalar;
   std::vector<ExprRef> children;
   int32_t position = -1;  ///< byte offset in the source text; not compared
 
@@ -133,6 +187,7 @@ struct Expr {
 
 /// Structural equality (invariant 2); iterative, so any depth compares.
 bool operator==(const Expr& a, const Expr& b);
+bool operator==(const WindowSpec& a, const WindowSpec& b);
 
 /// Depth of the tree (a leaf is 1), computed without recursion.
 int ExprDepth(const Expr& e);

@@ -119,7 +119,23 @@ class Binder {
         c->args.push_back(arg);
         return BoundExprRef(c);
       }
+      case ExprKind::kSubquery:
+        return BindSubquery(e);
+      case ExprKind::kWindow:
+        // Spark: UNSUPPORTED_EXPR_FOR_OPERATOR (a window function in WHERE, GROUP BY,
+        // HAVING, a constraint or a MERGE condition).
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "window function {}() is not allowed here "
+                         "(UNSUPPORTED_EXPR_FOR_OPERATOR): window functions go in the "
+                         "select list, QUALIFY or ORDER BY of a query",
+                         e.children[0]->text);
       case ExprKind::kFunction: {
+        if (IsWindowOnlyFunction(e.text)) {
+          return MakeError(ErrorCode::kInvalidArgument,
+                           "window function {}() requires an OVER clause "
+                           "(WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE)",
+                           e.text);
+        }
         DELTA_ASSIGN_OR_RETURN(ExprRef rewritten, RewriteConditional(e));
         if (rewritten != nullptr) return Bind(*rewritten);
         std::vector<BoundExprRef> args;
@@ -301,6 +317,35 @@ class Binder {
       DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*c));
       args.push_back(std::move(b));
     }
+    return BindInArgs(std::move(args), e.negated);
+  }
+
+  // A subquery, run once by the caller (BindOptions::subquery) and replaced by its
+  // values.
+  Result<BoundExprRef> BindSubquery(const Expr& e) {
+    if (!options_.subquery) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "subqueries are not supported here: ({})", e.subquery->text());
+    }
+    DELTA_ASSIGN_OR_RETURN(SubqueryValues result, options_.subquery(e));
+    if (e.subquery_kind != SubqueryKind::kIn) {
+      if (result.values.size() != 1) {
+        return MakeError(ErrorCode::kInternal, "subquery gave {} values, expected one",
+                         result.values.size());
+      }
+      return internal::MakeLiteral(std::move(result.values[0]));
+    }
+    DELTA_ASSIGN_OR_RETURN(BoundExprRef subject, Bind(*e.children[0]));
+    if (result.values.empty()) {
+      // x IN (no rows) is false, also for a NULL x.
+      return internal::MakeLiteral(LiteralValue{DataType::Boolean(), e.negated});
+    }
+    std::vector<BoundExprRef> args{std::move(subject)};
+    for (auto& v : result.values) args.push_back(internal::MakeLiteral(std::move(v)));
+    return BindInArgs(std::move(args), e.negated);
+  }
+
+  Result<BoundExprRef> BindInArgs(std::vector<BoundExprRef> args, bool negated) {
     BoundExprRef result;
     if (args.size() == 2) {
       // x IN (y) is x = y (MERGE uses it as a join key).
@@ -320,7 +365,7 @@ class Binder {
       }
       result = MakeCall(BoundFn::kIn, DataType::Boolean(), std::move(args), "IN");
     }
-    if (e.negated) return Logic(BoundFn::kNot, "NOT", {result});
+    if (negated) return Logic(BoundFn::kNot, "NOT", {result});
     return result;
   }
 
@@ -558,6 +603,16 @@ bool IsDeterministic(const BoundExpr& expr) {
     if (e.fn == BoundFn::kCurrentDate || e.fn == BoundFn::kCurrentTimestamp) det = false;
   });
   return det;
+}
+
+bool IsWindowOnlyFunction(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "row_number", "rank", "dense_rank",  "percent_rank", "cume_dist", "ntile",
+      "lag",        "lead", "first_value", "last_value",   "nth_value"};
+  for (std::string_view n : kNames) {
+    if (EqualsIgnoreCase(n, name)) return true;
+  }
+  return false;
 }
 
 bool ContainsAggregate(const BoundExpr& expr) {

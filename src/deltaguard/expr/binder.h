@@ -22,6 +22,7 @@
 ///     stay flat. Bind refuses trees deeper than kMaxExprDepth.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -118,9 +119,18 @@ struct BoundExpr {
 };
 
 /// How the bound schema is named in messages.
+/// The values of a subquery run by the query engine (BindOptions::subquery): one value
+/// for a scalar subquery (NULL when it returned no row) or EXISTS (a BOOLEAN), every
+/// value of its column for IN.
+struct SubqueryValues {
+  std::vector<LiteralValue> values;
+};
+
 struct BindOptions {
   /// "table `orders`": unknown-column errors say "... does not exist in <relation>".
   std::string relation;
+  /// Runs an uncorrelated subquery (kSubquery); unset, subqueries are refused.
+  std::function<Result<SubqueryValues>(const Expr& subquery)> subquery;
 };
 
 /// Bind `expr` against `schema` (top-level columns and nested struct fields, resolved
@@ -146,6 +156,11 @@ bool IsDeterministic(const BoundExpr& expr);
 DataTypeRef CommonTypeOf(const DataTypeRef& a, const DataTypeRef& b);
 /// True when an aggregate function (count/sum/min/max/avg) occurs anywhere.
 bool ContainsAggregate(const BoundExpr& expr);
+
+/// Functions that exist only over a window (`row_number() OVER (...)`): ranking,
+/// offset and value functions. The binder refuses them (and any OVER) outside the
+/// select list, QUALIFY and ORDER BY of a query, which plans them (sql/query_window.cc).
+bool IsWindowOnlyFunction(std::string_view name);
 /// Every column path the expression reads, as spelled in the schema, without repeats.
 std::vector<std::vector<std::string>> ReferencedColumns(const BoundExpr& expr);
 

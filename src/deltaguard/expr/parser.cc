@@ -62,8 +62,13 @@ class Parser {
  public:
   /// `tokens` must outlive the parser and end with a kEnd token.
   Parser(std::string_view sql, const std::vector<Token>& tokens,
-         internal::SyntaxErrorFn error, size_t start = 0)
-      : sql_(sql), tokens_(tokens), error_(std::move(error)), idx_(start) {}
+         internal::SyntaxErrorFn error, size_t start = 0,
+         const internal::SubqueryParseFn* subquery = nullptr)
+      : sql_(sql),
+        tokens_(tokens),
+        error_(std::move(error)),
+        subquery_(subquery),
+        idx_(start) {}
 
   Result<ExprRef> ParseAll() {
     DELTA_ASSIGN_OR_RETURN(ExprRef e, ParseOr());
@@ -209,6 +214,7 @@ class Parser {
       Next();
       e->kind = ExprKind::kIn;
       DELTA_RETURN_IF_ERROR(ExpectSymbol("("));
+      if (AtQuery()) return ParseSubquery(SubqueryKind::kIn, k.pos, subject, negated);
       do {
         DELTA_ASSIGN_OR_RETURN(ExprRef item, ParseOr());
         e->children.push_back(item);
@@ -357,6 +363,7 @@ class Parser {
         break;
       default:
         if (AcceptSymbol("(")) {
+          if (AtQuery()) return ParseSubquery(SubqueryKind::kScalar, t.pos);
           DELTA_ASSIGN_OR_RETURN(ExprRef inner, ParseOr());
           DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
           return inner;
@@ -370,6 +377,11 @@ class Parser {
       return Expr::Literal(LiteralKind::kBoolean, word, t.pos);
     }
     if (word == "case") return ParseCase();
+    if (word == "exists" && IsSymbol(Peek(1), "(") && AtQuery(2)) {
+      Next();
+      Next();
+      return ParseSubquery(SubqueryKind::kExists, t.pos);
+    }
     if ((word == "cast" || word == "try_cast") && IsSymbol(Peek(1), "("))
       return ParseCast();
     if (Peek(1).kind == TokenKind::kString) {
@@ -430,7 +442,109 @@ class Parser {
       } while (AcceptSymbol(","));
     }
     DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
-    return ExprRef(e);
+    bool ignore_nulls = false;
+    if ((IsKeyword(Peek(), "ignore") || IsKeyword(Peek(), "respect")) &&
+        IsKeyword(Peek(1), "nulls")) {
+      ignore_nulls = IsKeyword(Next(), "ignore");
+      Next();
+      if (!IsKeyword(Peek(), "over")) return Fail(Peek(), "expected OVER");
+    }
+    if (!IsKeyword(Peek(), "over")) return ExprRef(e);
+    if (!IsSymbol(Peek(1), "(")) {
+      return Fail(Peek(1), "expected '(' after OVER (named windows are not supported)");
+    }
+    Next();  // OVER
+    Next();  // (
+    auto spec = std::make_shared<WindowSpec>();
+    spec->ignore_nulls = ignore_nulls;
+    DELTA_RETURN_IF_ERROR(ParseWindowSpec(spec.get()));
+    auto w = std::make_shared<Expr>();
+    w->kind = ExprKind::kWindow;
+    w->position = e->position;
+    w->window = std::move(spec);
+    w->children.push_back(std::move(e));
+    return ExprRef(w);
+  }
+
+  // After `OVER (`: [PARTITION BY e, ...] [ORDER BY e [ASC|DESC] [NULLS FIRST|LAST], ...]
+  // [ROWS|RANGE {BETWEEN bound AND bound | bound}] `)`.
+  Status ParseWindowSpec(WindowSpec* spec) {
+    if (AcceptKeyword("partition")) {
+      DELTA_RETURN_IF_ERROR(ExpectKeyword("by"));
+      do {
+        DELTA_ASSIGN_OR_RETURN(ExprRef p, ParseOr());
+        spec->partition_by.push_back(std::move(p));
+      } while (AcceptSymbol(","));
+    }
+    if (AcceptKeyword("order")) {
+      DELTA_RETURN_IF_ERROR(ExpectKeyword("by"));
+      do {
+        WindowOrderItem item;
+        DELTA_ASSIGN_OR_RETURN(item.expr, ParseOr());
+        if (AcceptKeyword("desc")) {
+          item.descending = true;
+        } else {
+          AcceptKeyword("asc");
+        }
+        item.nulls_first = !item.descending;
+        if (AcceptKeyword("nulls")) {
+          if (AcceptKeyword("first")) {
+            item.nulls_first = true;
+          } else if (AcceptKeyword("last")) {
+            item.nulls_first = false;
+          } else {
+            return Fail(Peek(), "expected FIRST or LAST after NULLS");
+          }
+        }
+        spec->order_by.push_back(std::move(item));
+      } while (AcceptSymbol(","));
+    }
+    if (IsKeyword(Peek(), "rows") || IsKeyword(Peek(), "range")) {
+      spec->has_frame = true;
+      spec->range = IsKeyword(Next(), "range");
+      if (AcceptKeyword("between")) {
+        DELTA_ASSIGN_OR_RETURN(spec->start, ParseFrameBound());
+        DELTA_RETURN_IF_ERROR(ExpectKeyword("and"));
+        DELTA_ASSIGN_OR_RETURN(spec->end, ParseFrameBound());
+      } else {
+        DELTA_ASSIGN_OR_RETURN(spec->start, ParseFrameBound());
+        spec->end.kind = FrameBoundKind::kCurrentRow;
+      }
+    }
+    if (!IsSymbol(Peek(), ")")) {
+      return Fail(Peek(), "expected PARTITION BY, ORDER BY, ROWS, RANGE or ')' in OVER");
+    }
+    Next();
+    return OkStatus();
+  }
+
+  Result<FrameBound> ParseFrameBound() {
+    FrameBound b;
+    if (AcceptKeyword("unbounded")) {
+      if (AcceptKeyword("preceding")) {
+        b.kind = FrameBoundKind::kUnboundedPreceding;
+      } else if (AcceptKeyword("following")) {
+        b.kind = FrameBoundKind::kUnboundedFollowing;
+      } else {
+        return Fail(Peek(), "expected PRECEDING or FOLLOWING after UNBOUNDED");
+      }
+      return b;
+    }
+    if (IsKeyword(Peek(), "current") && IsKeyword(Peek(1), "row")) {
+      Next();
+      Next();
+      b.kind = FrameBoundKind::kCurrentRow;
+      return b;
+    }
+    DELTA_ASSIGN_OR_RETURN(b.offset, ParseAdditive());
+    if (AcceptKeyword("preceding")) {
+      b.kind = FrameBoundKind::kPreceding;
+    } else if (AcceptKeyword("following")) {
+      b.kind = FrameBoundKind::kFollowing;
+    } else {
+      return Fail(Peek(), "expected PRECEDING or FOLLOWING after a frame offset");
+    }
+    return b;
   }
 
   Result<ExprRef> ParseCase() {
@@ -494,9 +608,33 @@ class Parser {
     return ExprRef(e);
   }
 
+  // After '(' of a subquery: the query (through the statement parser) and ')'.
+  bool AtQuery(size_t ahead = 0) const {
+    return IsKeyword(Peek(ahead), "select") || IsKeyword(Peek(ahead), "with");
+  }
+  Result<ExprRef> ParseSubquery(SubqueryKind kind, int32_t pos, ExprRef operand = nullptr,
+                                bool negated = false) {
+    if (subquery_ == nullptr) {
+      return error_(Peek().pos, "subqueries are not supported in this expression");
+    }
+    size_t at = idx_;
+    DELTA_ASSIGN_OR_RETURN(auto node, (*subquery_)(&at));
+    idx_ = at;
+    DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::kSubquery;
+    e->subquery_kind = kind;
+    e->subquery = std::move(node);
+    e->negated = negated;
+    e->position = pos;
+    if (operand != nullptr) e->children.push_back(std::move(operand));
+    return ExprRef(e);
+  }
+
   std::string_view sql_;
   const std::vector<Token>& tokens_;
   internal::SyntaxErrorFn error_;
+  const internal::SubqueryParseFn* subquery_ = nullptr;
   size_t idx_ = 0;
   RecursionBudget budget_{kMaxDepth + 1};  // the whole expression is the first entry
 };
@@ -536,12 +674,13 @@ Result<ExprRef> ParseExpression(std::string_view sql) {
 namespace internal {
 
 Result<ExprRef> ParseExpressionAt(std::string_view sql, const std::vector<Token>& tokens,
-                                  size_t* index, const SyntaxErrorFn& error) {
+                                  size_t* index, const SyntaxErrorFn& error,
+                                  const SubqueryParseFn* subquery) {
   if (tokens.empty() || tokens.back().kind != TokenKind::kEnd ||
       *index >= tokens.size()) {
     return MakeError(ErrorCode::kInternal, "ParseExpressionAt: bad token range");
   }
-  Parser parser(sql, tokens, error, *index);
+  Parser parser(sql, tokens, error, *index, subquery);
   DELTA_ASSIGN_OR_RETURN(ExprRef e, parser.ParseOne());
   DELTA_RETURN_IF_ERROR(CheckTreeDepth(*e, error));
   *index = parser.index();

@@ -9,6 +9,8 @@
 /// directly before a number is part of the literal ("-1" is INT -1), as in Spark.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -42,7 +44,14 @@ namespace deltaguard::internal {
 /// continue it (a keyword such as FROM, a ',' or ')' outside it, ';', end); on success
 /// `*index` is that token's index, on error it is unchanged. Errors go through `error`,
 /// with positions that are byte offsets in `sql` (as are the tree's positions).
+///
+/// `subquery`, when given, parses the query of `(SELECT ...)`, `EXISTS (SELECT ...)` and
+/// `x IN (SELECT ...)`: called at the token after '(', it leaves `*index` at the token
+/// after the query. Without it a subquery is a syntax error.
+using SubqueryParseFn =
+    std::function<Result<std::shared_ptr<const SubqueryNode>>(size_t* index)>;
 Result<ExprRef> ParseExpressionAt(std::string_view sql, const std::vector<Token>& tokens,
-                                  size_t* index, const SyntaxErrorFn& error);
+                                  size_t* index, const SyntaxErrorFn& error,
+                                  const SubqueryParseFn* subquery = nullptr);
 
 }  // namespace deltaguard::internal

@@ -147,7 +147,15 @@ const std::vector<std::string> kRoundTrip = {
     "a -- comment\n + 1",
     "a /* block */ + 1",
     "concat ( num , text ) != '9i'",
-    "price * quantity <= 1000.00 OR discount IS NULL"};
+    "price * quantity <= 1000.00 OR discount IS NULL",
+    "row_number() OVER (PARTITION BY k ORDER BY v DESC NULLS LAST)",
+    "rank() OVER (ORDER BY a, b DESC)",
+    "sum(x) OVER (PARTITION BY a, b)",
+    "sum(x) OVER ()",
+    "avg(x) OVER (ORDER BY d ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)",
+    "max(x) OVER (ORDER BY d RANGE BETWEEN UNBOUNDED PRECEDING AND 1.5 FOLLOWING)",
+    "lag(x, 2, 0) IGNORE NULLS OVER (ORDER BY t) + 1",
+    "count(*) OVER (PARTITION BY k ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)"};
 
 TEST(ParserTest, InvalidUtf8IsASyntaxErrorAtItsPosition) {
   for (const std::string sql : {"s = 'a\xFF'", "`c\xC3` = 1", "x = 1 -- \xED\xA0\x80"}) {
@@ -298,6 +306,15 @@ TEST(ParserTest, RejectsBadInput) {
                           "a IS 5",
                           "f(",
                           "f(*, 1)",
+                          "f() OVER",
+                          "f() OVER w",
+                          "f() OVER (ORDER BY)",
+                          "f() OVER (ROWS BETWEEN 1 AND 2)",
+                          "f() OVER (ROWS UNBOUNDED)",
+                          "f() OVER (PARTITION a)",
+                          "f() IGNORE NULLS",
+                          "(SELECT 1)",
+                          "EXISTS (SELECT 1)",
                           "a.b(1)",
                           "a.1",
                           "1e",

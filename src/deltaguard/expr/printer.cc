@@ -57,6 +57,8 @@ int PrecOf(const Expr& e) {
     case ExprKind::kIsNull:
     case ExprKind::kIsBool:
       return kPrecPredicate;
+    case ExprKind::kSubquery:
+      return e.subquery_kind == SubqueryKind::kIn ? kPrecPredicate : kPrecPrimary;
     default:
       return kPrecPrimary;
   }
@@ -285,6 +287,63 @@ class Printer {
         if (e.distinct) out += "DISTINCT ";
         List(c, 0, c.size());
         out.push_back(')');
+        return;
+      case ExprKind::kSubquery:
+        if (e.subquery_kind == SubqueryKind::kIn) {
+          Print(*c[0], kPrecComparison);
+          out += e.negated ? " NOT IN (" : " IN (";
+        } else {
+          out += e.subquery_kind == SubqueryKind::kExists ? "EXISTS (" : "(";
+        }
+        out += e.subquery->text();
+        out.push_back(')');
+        return;
+      case ExprKind::kWindow:
+        Print(*c[0], kPrecOr);
+        if (e.window->ignore_nulls) out += " IGNORE NULLS";
+        out += " OVER (";
+        Window(*e.window);
+        out.push_back(')');
+        return;
+    }
+  }
+
+  void Window(const WindowSpec& w) {
+    std::string sep;
+    if (!w.partition_by.empty()) {
+      out += "PARTITION BY ";
+      List(w.partition_by, 0, w.partition_by.size());
+      sep = " ";
+    }
+    for (size_t i = 0; i < w.order_by.size(); ++i) {
+      out += i == 0 ? sep + "ORDER BY " : ", ";
+      Print(*w.order_by[i].expr, kPrecOr);
+      out += w.order_by[i].descending ? " DESC" : " ASC";
+      out += w.order_by[i].nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      sep = " ";
+    }
+    if (!w.has_frame) return;
+    out += sep + (w.range ? "RANGE BETWEEN " : "ROWS BETWEEN ");
+    Bound(w.start);
+    out += " AND ";
+    Bound(w.end);
+  }
+
+  void Bound(const FrameBound& b) {
+    switch (b.kind) {
+      case FrameBoundKind::kUnboundedPreceding:
+        out += "UNBOUNDED PRECEDING";
+        return;
+      case FrameBoundKind::kUnboundedFollowing:
+        out += "UNBOUNDED FOLLOWING";
+        return;
+      case FrameBoundKind::kCurrentRow:
+        out += "CURRENT ROW";
+        return;
+      case FrameBoundKind::kPreceding:
+      case FrameBoundKind::kFollowing:
+        Print(*b.offset, kPrecOr);
+        out += b.kind == FrameBoundKind::kPreceding ? " PRECEDING" : " FOLLOWING";
         return;
     }
   }

@@ -141,6 +141,7 @@ Result<BoundExprRef> OverGroups(const BoundExprRef& e,
     return BoundColumn(AggregateColumnName(j), e->type,
                        e->nullable && e->name != "count");
   }
+  if (e->kind == BoundKind::kColumn && IsWindowColumnName(e->path[0])) return e;
   if (e->kind == BoundKind::kColumn) {
     std::string name = PathText(e->path);
     return MakeError(
@@ -191,6 +192,7 @@ Result<BatchRef> FilterProject(const BatchRef& batch, const BoundExprRef& where,
 struct SelectPlanner {
   const SelectStmt& query;
   const QueryContext& context;
+  int depth = 0;
   SourcePlan src;
   EvalOptions eval;
 
@@ -201,6 +203,11 @@ Result<QueryPlan> SelectPlanner::Plan() {
   const StructType& input = *src.schema;
   BindOptions bind;
   bind.relation = src.relation;
+  const QueryContext* ctx = &context;
+  const int level = depth;
+  bind.subquery = [ctx, level](const Expr& node) {
+    return RunSubquery(node, *ctx, level);
+  };
   auto strip = [&](const ExprRef& e) -> Result<ExprRef> {
     if (!src.columns.empty()) return ResolveJoinRefs(e, src);
     return StripQualifiers(e, src);
@@ -260,6 +267,41 @@ Result<QueryPlan> SelectPlanner::Plan() {
     }
   }
 
+  // Window calls (select list, QUALIFY, ORDER BY) become columns __wN of the window
+  // stage; the rest binds against the input plus those columns (`extended`).
+  std::vector<ExprRef> windows;
+  aliases.clear();
+  for (auto& [alias, e] : items) {
+    e = ExtractWindows(e, &windows);
+    if (!alias.empty()) aliases.emplace_back(alias, e);
+  }
+  ExprRef qualify_expr;
+  if (query.qualify != nullptr) {
+    DELTA_ASSIGN_OR_RETURN(ExprRef q, strip(query.qualify));
+    qualify_expr = ExtractWindows(ExpandAliases(q, input, aliases), &windows);
+  }
+  std::vector<ExprRef> order_exprs;
+  for (const auto& o : query.order_by) {
+    DELTA_ASSIGN_OR_RETURN(ExprRef e, strip(o.expr));
+    order_exprs.push_back(ExtractWindows(e, &windows));
+  }
+  for (auto& w : windows) {
+    // The window's own expressions are outside the tree's children: resolve them too.
+    DELTA_ASSIGN_OR_RETURN(w, MapWindowSpec(w, strip));
+  }
+  std::vector<WindowCall> calls;
+  std::vector<StructField> extended_fields = input.fields();
+  bool aggregate = !query.group_by.empty() || query.having != nullptr;
+  for (size_t i = 0; i < windows.size(); ++i) {
+    DELTA_ASSIGN_OR_RETURN(WindowCall call, BindWindow(*windows[i], input, bind));
+    for (const auto* part : {&call.args, &call.partition, &call.order}) {
+      for (const auto& b : *part) aggregate = aggregate || ContainsAggregate(*b);
+    }
+    extended_fields.push_back({WindowColumnName(i), call.type, call.nullable, {}});
+    calls.push_back(std::move(call));
+  }
+  const StructType extended(std::move(extended_fields));
+
   BoundExprRef where;
   if (query.where != nullptr) {
     DELTA_ASSIGN_OR_RETURN(ExprRef w, strip(query.where));
@@ -272,9 +314,8 @@ Result<QueryPlan> SelectPlanner::Plan() {
   }
 
   std::vector<OutputColumn> outputs;
-  bool aggregate = !query.group_by.empty() || query.having != nullptr;
   for (const auto& [alias, e] : items) {
-    DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, input, bind));
+    DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, extended, bind));
     std::string name = alias;
     if (name.empty()) {
       name = e->kind == ExprKind::kColumn ? b->path.back() : SparkColumnName(*e);
@@ -315,9 +356,23 @@ Result<QueryPlan> SelectPlanner::Plan() {
   }
 
   BoundExprRef having;
+  BoundExprRef qualify;
+  if (qualify_expr != nullptr) {
+    DELTA_ASSIGN_OR_RETURN(qualify, BindPredicate(*qualify_expr, extended, bind));
+  }
   if (aggregate) {
     for (auto& out : outputs) {
       DELTA_ASSIGN_OR_RETURN(out.expr, OverGroups(out.expr, spec.keys, &spec.aggregates));
+    }
+    for (auto& call : calls) {
+      for (auto* part : {&call.args, &call.partition, &call.order}) {
+        for (auto& b : *part) {
+          DELTA_ASSIGN_OR_RETURN(b, OverGroups(b, spec.keys, &spec.aggregates));
+        }
+      }
+    }
+    if (qualify != nullptr) {
+      DELTA_ASSIGN_OR_RETURN(qualify, OverGroups(qualify, spec.keys, &spec.aggregates));
     }
     if (query.having != nullptr) {
       DELTA_ASSIGN_OR_RETURN(ExprRef h_expr, strip(query.having));
@@ -330,8 +385,9 @@ Result<QueryPlan> SelectPlanner::Plan() {
 
   // ORDER BY: a select-list ordinal or name, else an expression (a hidden column).
   std::vector<SortKeySpec> sort_keys;
-  for (const auto& o : query.order_by) {
-    DELTA_ASSIGN_OR_RETURN(ExprRef e, strip(o.expr));
+  for (size_t k = 0; k < query.order_by.size(); ++k) {
+    const OrderItem& o = query.order_by[k];
+    const ExprRef& e = order_exprs[k];
     SortKeySpec key;
     key.descending = o.descending;
     key.nulls_first = o.nulls_first.value_or(!o.descending);
@@ -351,7 +407,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
       }
     }
     if (column < 0) {
-      DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, input, bind));
+      DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, extended, bind));
       if (aggregate) {
         DELTA_ASSIGN_OR_RETURN(b, OverGroups(b, spec.keys, &spec.aggregates));
       } else if (ContainsAggregate(*b)) {
@@ -399,6 +455,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
   auto need = [&](const BoundExprRef& b) {
     if (b == nullptr) return;
     for (const auto& path : ReferencedColumns(*b)) {
+      if (IsWindowColumnName(path[0])) continue;
       bool seen = false;
       for (const auto& n : needed) seen = seen || EqualsIgnoreCase(n, path[0]);
       if (!seen) needed.push_back(path[0]);
@@ -410,14 +467,20 @@ Result<QueryPlan> SelectPlanner::Plan() {
     for (const auto& a : spec.aggregates) need(a);
   } else {
     for (const auto& o : outputs) need(o.expr);
+    need(qualify);
+    for (const auto& call : calls) {
+      for (const auto* part : {&call.args, &call.partition, &call.order}) {
+        for (const auto& b : *part) need(b);
+      }
+    }
   }
 
   QueryPlan plan;
   plan.schema = std::make_shared<StructType>(std::move(fields));
   plan.arrow_schema = visible_schema;
   plan.source_name = src.name;
-  plan.row_by_row =
-      !aggregate && !query.distinct && query.order_by.empty() && !query.limit.has_value();
+  plan.row_by_row = !aggregate && calls.empty() && !query.distinct &&
+                    query.order_by.empty() && !query.limit.has_value();
   auto source = src.open;
   auto e = eval;
   bool distinct = query.distinct;
@@ -425,7 +488,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
   plan.open = [=]() -> Result<ReaderRef> {
     DELTA_ASSIGN_OR_RETURN(ReaderRef in, source(needed));
     std::shared_ptr<arrow::Table> table;
-    if (!aggregate) {
+    if (!aggregate && calls.empty()) {
       auto project = [=](const BatchRef& b) {
         return FilterProject(b, where, outputs, full_schema, e);
       };
@@ -441,9 +504,27 @@ Result<QueryPlan> SelectPlanner::Plan() {
         };
         in = MapReader(in, in->schema(), filter);
       }
-      DELTA_ASSIGN_OR_RETURN(BatchRef groups, Aggregate(in, spec));
-      DELTA_ASSIGN_OR_RETURN(BatchRef rows,
-                             FilterProject(groups, having, outputs, full_schema, e));
+      BatchRef rows;
+      if (aggregate) {
+        DELTA_ASSIGN_OR_RETURN(rows, Aggregate(in, spec));
+      } else {
+        DELTA_ASSIGN_OR_RETURN(auto all, ReadAll(in, in->schema(), "window input"));
+        DELTA_ARROW_ASSIGN_OR_RETURN(rows, all->CombineChunksToBatch(),
+                                     ErrorCode::kInternal, "window input");
+      }
+      if (!calls.empty()) {
+        if (having != nullptr) {
+          DELTA_ASSIGN_OR_RETURN(rows, FilterProject(rows, having, {}, nullptr, e));
+        }
+        if (rows != nullptr) {
+          DELTA_ASSIGN_OR_RETURN(rows, ComputeWindows(rows, calls, e));
+          DELTA_ASSIGN_OR_RETURN(rows,
+                                 FilterProject(rows, qualify, outputs, full_schema, e));
+        }
+      } else {
+        DELTA_ASSIGN_OR_RETURN(rows,
+                               FilterProject(rows, having, outputs, full_schema, e));
+      }
       std::vector<BatchRef> batches;
       if (rows != nullptr) batches.push_back(rows);
       DELTA_ARROW_ASSIGN_OR_RETURN(table,
@@ -473,8 +554,10 @@ Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& conte
                               const PlanOptions& options, int depth) {
   if (!query.with.empty()) return PlanWith(query, context, options, depth);
   if (query.set_op) return PlanSetOperation(*query.set_op, context, depth);
+  DELTA_ASSIGN_OR_RETURN(auto joined, JoinWhereSubqueries(query, context, depth));
+  if (joined) return PlanQueryAt(*joined, context, options, depth);
   DELTA_ASSIGN_OR_RETURN(SourcePlan src, PlanSource(query, context, options, depth));
-  SelectPlanner planner{query, context, std::move(src), {}};
+  SelectPlanner planner{query, context, depth, std::move(src), {}};
   planner.eval.now_micros = context.now_micros;
   return planner.Plan();
 }

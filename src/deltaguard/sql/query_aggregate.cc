@@ -22,13 +22,69 @@ namespace deltaguard::query_internal {
 
 namespace {
 
-using ArrayRef = std::shared_ptr<arrow::Array>;
-using Arrays = std::vector<ArrayRef>;
-
 Int128 Pow10(int n) {
   Int128 v = 1;
   for (int i = 0; i < n; ++i) v *= 10;
   return v;
+}
+
+template <typename ArrayType>
+int ComparePrimitive(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) {
+  auto x = static_cast<const ArrayType&>(a).Value(i);
+  auto y = static_cast<const ArrayType&>(b).Value(j);
+  if constexpr (std::is_floating_point_v<decltype(x)>) {
+    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) - std::isnan(y);
+  }
+  return x < y ? -1 : (y < x ? 1 : 0);
+}
+
+template <typename ArrayType>
+int CompareBinary(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) {
+  int c = static_cast<const ArrayType&>(a).GetView(i).compare(
+      static_cast<const ArrayType&>(b).GetView(j));
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+int CompareDecimal(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) {
+  Int128 x = DecimalAt(static_cast<const arrow::Decimal128Array&>(a), i);
+  Int128 y = DecimalAt(static_cast<const arrow::Decimal128Array&>(b), j);
+  return x < y ? -1 : (y < x ? 1 : 0);
+}
+
+}  // namespace
+
+Result<Comparator> ComparatorFor(const arrow::DataType& type, const std::string& name) {
+  switch (type.id()) {
+    case arrow::Type::BOOL:
+      return &ComparePrimitive<arrow::BooleanArray>;
+    case arrow::Type::INT8:
+      return &ComparePrimitive<arrow::Int8Array>;
+    case arrow::Type::INT16:
+      return &ComparePrimitive<arrow::Int16Array>;
+    case arrow::Type::INT32:
+      return &ComparePrimitive<arrow::Int32Array>;
+    case arrow::Type::INT64:
+      return &ComparePrimitive<arrow::Int64Array>;
+    case arrow::Type::FLOAT:
+      return &ComparePrimitive<arrow::FloatArray>;
+    case arrow::Type::DOUBLE:
+      return &ComparePrimitive<arrow::DoubleArray>;
+    case arrow::Type::DATE32:
+      return &ComparePrimitive<arrow::Date32Array>;
+    case arrow::Type::TIMESTAMP:
+      return &ComparePrimitive<arrow::TimestampArray>;
+    case arrow::Type::DECIMAL128:
+      return &CompareDecimal;
+    case arrow::Type::STRING:
+      return &CompareBinary<arrow::StringArray>;
+    case arrow::Type::BINARY:
+      return &CompareBinary<arrow::BinaryArray>;
+    case arrow::Type::NA:
+      return &ComparePrimitive<arrow::Int8Array>;  // never called: every value is null
+    default:
+      return MakeError(ErrorCode::kUnsupportedFeature, "{} of type {} is not supported",
+                       name, type.ToString());
+  }
 }
 
 Int128 DecimalAt(const arrow::Decimal128Array& a, int64_t i) {
@@ -36,6 +92,44 @@ Int128 DecimalAt(const arrow::Decimal128Array& a, int64_t i) {
   return (static_cast<Int128>(d.high_bits()) << 64) |
          static_cast<Int128>(static_cast<uint64_t>(d.low_bits()));
 }
+
+// The sum or average at the result type's scale; averages round half up (Spark's
+// Average divides the decimal sum by the count, rounding HALF_UP).
+Result<Int128> DecimalSumResult(Int128 sum, int64_t count, bool average,
+                                const DecimalType& in, const DecimalType& out,
+                                const std::string& what) {
+  auto overflow = [&] {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "{}: arithmetic overflow, the result does not fit {}", what,
+                     out.ToString());
+  };
+  Int128 divisor = average ? count : 1;
+  int shift = out.scale() - in.scale();
+  if (shift < 0) {
+    divisor *= Pow10(-shift);
+    shift = 0;
+  }
+  Int128 q = sum / divisor;
+  Int128 r = sum % divisor;
+  Int128 scale = Pow10(shift);
+  Int128 v;
+  if (__builtin_mul_overflow(q, scale, &v)) return overflow();
+  // r * scale < divisor * 10^shift; both stay well inside 128 bits.
+  Int128 frac = r * scale;
+  Int128 extra = frac / divisor;
+  Int128 rest = frac % divisor;
+  if (rest < 0) rest = -rest;
+  if (2 * rest >= divisor) extra += sum < 0 ? -1 : 1;
+  if (__builtin_add_overflow(v, extra, &v)) return overflow();
+  Int128 limit = Pow10(out.precision());
+  if (v >= limit || v <= -limit) return overflow();
+  return v;
+}
+
+namespace {
+
+using ArrayRef = std::shared_ptr<arrow::Array>;
+using Arrays = std::vector<ArrayRef>;
 
 arrow::Decimal128 ToArrowDecimal(Int128 v) {
   return arrow::Decimal128(static_cast<int64_t>(v >> 64),
@@ -202,33 +296,10 @@ class SumAccumulator final : public Accumulator {
                      result_type_->ToString());
   }
 
-  // The decimal sum or average at the result type's scale; averages round half up
-  // (Spark's Average divides the decimal sum by the count, rounding HALF_UP).
   Result<Int128> DecimalResult(uint32_t g) const {
-    const auto& in = static_cast<const DecimalType&>(*arg_type_);
-    const auto& out = static_cast<const DecimalType&>(*result_type_);
-    Int128 sum = decimals_[g];
-    Int128 divisor = average_ ? counts_[g] : 1;
-    int shift = out.scale() - in.scale();
-    if (shift < 0) {
-      divisor *= Pow10(-shift);
-      shift = 0;
-    }
-    Int128 q = sum / divisor;
-    Int128 r = sum % divisor;
-    Int128 scale = Pow10(shift);
-    Int128 v;
-    if (__builtin_mul_overflow(q, scale, &v)) return Overflow();
-    // r * scale < divisor * 10^shift; both stay well inside 128 bits.
-    Int128 frac = r * scale;
-    Int128 extra = frac / divisor;
-    Int128 rest = frac % divisor;
-    if (rest < 0) rest = -rest;
-    if (2 * rest >= divisor) extra += sum < 0 ? -1 : 1;
-    if (__builtin_add_overflow(v, extra, &v)) return Overflow();
-    Int128 limit = Pow10(out.precision());
-    if (v >= limit || v <= -limit) return Overflow();
-    return v;
+    return DecimalSumResult(decimals_[g], counts_[g], average_,
+                            static_cast<const DecimalType&>(*arg_type_),
+                            static_cast<const DecimalType&>(*result_type_), name_);
   }
 
   std::string name_;
@@ -241,67 +312,6 @@ class SumAccumulator final : public Accumulator {
   std::vector<double> doubles_;
   std::vector<Int128> decimals_;
 };
-
-// Three-way comparison of two non-null values of one Arrow type, in Spark's order
-// (NaN above every number).
-using Comparator = int (*)(const arrow::Array&, int64_t, const arrow::Array&, int64_t);
-
-template <typename ArrayType>
-int ComparePrimitive(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) {
-  auto x = static_cast<const ArrayType&>(a).Value(i);
-  auto y = static_cast<const ArrayType&>(b).Value(j);
-  if constexpr (std::is_floating_point_v<decltype(x)>) {
-    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) - std::isnan(y);
-  }
-  return x < y ? -1 : (y < x ? 1 : 0);
-}
-
-template <typename ArrayType>
-int CompareBinary(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) {
-  int c = static_cast<const ArrayType&>(a).GetView(i).compare(
-      static_cast<const ArrayType&>(b).GetView(j));
-  return c < 0 ? -1 : (c > 0 ? 1 : 0);
-}
-
-int CompareDecimal(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) {
-  Int128 x = DecimalAt(static_cast<const arrow::Decimal128Array&>(a), i);
-  Int128 y = DecimalAt(static_cast<const arrow::Decimal128Array&>(b), j);
-  return x < y ? -1 : (y < x ? 1 : 0);
-}
-
-Result<Comparator> ComparatorFor(const arrow::DataType& type, const std::string& name) {
-  switch (type.id()) {
-    case arrow::Type::BOOL:
-      return &ComparePrimitive<arrow::BooleanArray>;
-    case arrow::Type::INT8:
-      return &ComparePrimitive<arrow::Int8Array>;
-    case arrow::Type::INT16:
-      return &ComparePrimitive<arrow::Int16Array>;
-    case arrow::Type::INT32:
-      return &ComparePrimitive<arrow::Int32Array>;
-    case arrow::Type::INT64:
-      return &ComparePrimitive<arrow::Int64Array>;
-    case arrow::Type::FLOAT:
-      return &ComparePrimitive<arrow::FloatArray>;
-    case arrow::Type::DOUBLE:
-      return &ComparePrimitive<arrow::DoubleArray>;
-    case arrow::Type::DATE32:
-      return &ComparePrimitive<arrow::Date32Array>;
-    case arrow::Type::TIMESTAMP:
-      return &ComparePrimitive<arrow::TimestampArray>;
-    case arrow::Type::DECIMAL128:
-      return &CompareDecimal;
-    case arrow::Type::STRING:
-      return &CompareBinary<arrow::StringArray>;
-    case arrow::Type::BINARY:
-      return &CompareBinary<arrow::BinaryArray>;
-    case arrow::Type::NA:
-      return &ComparePrimitive<arrow::Int8Array>;  // never called: every value is null
-    default:
-      return MakeError(ErrorCode::kUnsupportedFeature, "{} of type {} is not supported",
-                       name, type.ToString());
-  }
-}
 
 // min/max: remembers, per group, where its best value is (chunk, row) and gathers the
 // values at the end, so any orderable type keeps its exact Arrow type.

@@ -192,6 +192,14 @@ Result<std::shared_ptr<arrow::Table>> DistinctRows(
 Result<std::shared_ptr<arrow::Table>> SortTable(
     const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys) {
   if (keys.empty() || table->num_rows() <= 1) return table;
+  DELTA_ASSIGN_OR_RETURN(auto indices, SortIndices(table, keys));
+  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum sorted, arrow::compute::Take(table, indices),
+                               ErrorCode::kInternal, "ORDER BY");
+  return sorted.table();
+}
+
+Result<std::shared_ptr<arrow::Array>> SortIndices(
+    const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys) {
   std::vector<std::shared_ptr<arrow::Field>> fields = table->schema()->fields();
   std::vector<std::shared_ptr<arrow::ChunkedArray>> columns = table->columns();
   std::vector<arrow::compute::SortKey> sort_keys;
@@ -223,9 +231,7 @@ Result<std::shared_ptr<arrow::Table>> SortTable(
   DELTA_ARROW_ASSIGN_OR_RETURN(auto indices, arrow::compute::SortIndices(keyed, options),
                                ErrorCode::kUnsupportedFeature,
                                "ORDER BY over " + table->schema()->ToString());
-  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum sorted, arrow::compute::Take(table, indices),
-                               ErrorCode::kInternal, "ORDER BY");
-  return sorted.table();
+  return indices;
 }
 
 }  // namespace deltaguard::query_internal

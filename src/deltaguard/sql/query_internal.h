@@ -16,7 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "deltaguard/exec/expr_eval.h"
 #include "deltaguard/expr/binder.h"
+#include "deltaguard/expr/literal.h"
 #include "deltaguard/ingest/options.h"
 #include "deltaguard/sql/query.h"
 #include "deltaguard/table/table_drift.h"
@@ -198,6 +200,76 @@ struct SortKeySpec {
 /// placed per key).
 Result<std::shared_ptr<arrow::Table>> SortTable(
     const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys);
+
+/// The row order of that sort (UInt64 indices into `table`).
+Result<std::shared_ptr<arrow::Array>> SortIndices(
+    const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys);
+
+/// Three-way comparison of two non-null values of one Arrow type in Spark's order (NaN
+/// above every number); ComparatorFor names `what` when the type has no order.
+using Comparator = int (*)(const arrow::Array&, int64_t, const arrow::Array&, int64_t);
+Result<Comparator> ComparatorFor(const arrow::DataType& type, const std::string& what);
+
+/// A decimal sum (avg: divided by `count`, rounding HALF_UP as Spark's Average) of
+/// unscaled values at `in`'s scale, at `out`'s scale; ANSI overflow past `out`'s
+/// precision, naming `what`.
+Result<Int128> DecimalSumResult(Int128 sum, int64_t count, bool average,
+                                const DecimalType& in, const DecimalType& out,
+                                const std::string& what);
+Int128 DecimalAt(const arrow::Decimal128Array& a, int64_t i);
+
+/// Window functions (query_window.cc): `f(...) OVER (...)` bound over the rows the
+/// window stage reads (the source's rows after WHERE, or the groups after HAVING).
+struct WindowFrameSpec {
+  bool rows = true;  ///< ROWS (positions) or RANGE (ORDER BY values)
+  FrameBoundKind start = FrameBoundKind::kUnboundedPreceding;
+  FrameBoundKind end = FrameBoundKind::kUnboundedFollowing;
+  double start_offset = 0;  ///< kPreceding / kFollowing amounts
+  double end_offset = 0;
+};
+struct WindowCall {
+  std::string name;                ///< lower-case function name
+  std::vector<BoundExprRef> args;  ///< count(*): none
+  bool ignore_nulls = false;
+  int64_t offset = 1;  ///< lag/lead offset, ntile buckets, nth_value's n
+  DataTypeRef type;    ///< the result
+  bool nullable = true;
+  std::vector<BoundExprRef> partition;
+  std::vector<BoundExprRef> order;
+  std::vector<SortKeySpec> order_dirs;  ///< per `order` (column unused)
+  WindowFrameSpec frame;
+};
+/// The column the window stage adds for window call i ("__w<i>"), and whether a
+/// name is one.
+std::string WindowColumnName(size_t i);
+bool IsWindowColumnName(std::string_view name);
+/// Functions whose result depends only on positions in the ordered partition: they
+/// need ORDER BY and take no frame.
+bool IsRankingWindowFunction(std::string_view name);
+/// Replaces each window call in `e` by a reference to its window column, adding the
+/// call to `windows` (equal calls share one column).
+ExprRef ExtractWindows(const ExprRef& e, std::vector<ExprRef>* windows);
+/// `window` (kWindow) with `fn` applied to its PARTITION BY and ORDER BY expressions.
+Result<ExprRef> MapWindowSpec(const ExprRef& window,
+                              const std::function<Result<ExprRef>(const ExprRef&)>& fn);
+/// Binds a kWindow expression over `input`; errors as Spark's analyzer.
+Result<WindowCall> BindWindow(const Expr& window, const StructType& input,
+                              const BindOptions& bind);
+/// `rows` with one more column per call (WindowColumnName(i)), in the same row order.
+Result<BatchRef> ComputeWindows(const BatchRef& rows,
+                                const std::vector<WindowCall>& calls,
+                                const EvalOptions& eval);
+
+/// Subqueries (query_subquery.cc). Whether `e` holds one; the query with its WHERE's
+/// [NOT] EXISTS / [NOT] IN conjuncts turned into LEFT SEMI / ANTI joins (nullopt when
+/// there are none to turn); and an uncorrelated subquery run for the binder
+/// (BindOptions::subquery).
+bool HasSubquery(const ExprRef& e);
+Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
+                                                      const QueryContext& context,
+                                                      int depth);
+Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context,
+                                   int depth);
 
 /// Spark's name for an unaliased expression: `count(1)`, `(amount * 2)`, `upper(name)`.
 std::string SparkColumnName(const Expr& expr);

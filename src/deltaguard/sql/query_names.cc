@@ -49,6 +49,51 @@ std::string Join(const std::vector<ExprRef>& children, size_t from, size_t to) {
   return out;
 }
 
+// Spark's name for `f(...) OVER (...)`: the frame is always spelled out, the default
+// one when none was written (ranking functions: ROWS up to the current row).
+std::string WindowName(const Expr& e) {
+  const WindowSpec& w = *e.window;
+  std::string out = SparkColumnName(*e.children[0]) + " OVER (";
+  std::string sep;
+  if (!w.partition_by.empty()) {
+    out += "PARTITION BY " + Join(w.partition_by, 0, w.partition_by.size());
+    sep = " ";
+  }
+  for (size_t i = 0; i < w.order_by.size(); ++i) {
+    out += (i == 0 ? sep + "ORDER BY " : ", ") + SparkColumnName(*w.order_by[i].expr) +
+           (w.order_by[i].descending ? " DESC" : " ASC") +
+           (w.order_by[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    sep = " ";
+  }
+  auto bound = [](const FrameBound& b) -> std::string {
+    switch (b.kind) {
+      case FrameBoundKind::kUnboundedPreceding:
+        return "UNBOUNDED PRECEDING";
+      case FrameBoundKind::kUnboundedFollowing:
+        return "UNBOUNDED FOLLOWING";
+      case FrameBoundKind::kCurrentRow:
+        return "CURRENT ROW";
+      case FrameBoundKind::kPreceding:
+        return SparkColumnName(*b.offset) + " PRECEDING";
+      case FrameBoundKind::kFollowing:
+        return SparkColumnName(*b.offset) + " FOLLOWING";
+    }
+    return "";
+  };
+  std::string frame;
+  if (w.has_frame) {
+    frame = std::string(w.range ? "RANGE" : "ROWS") + " BETWEEN " + bound(w.start) +
+            " AND " + bound(w.end);
+  } else if (IsRankingWindowFunction(e.children[0]->text)) {
+    frame = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
+  } else if (!w.order_by.empty()) {
+    frame = "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
+  } else {
+    frame = "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING";
+  }
+  return out + sep + frame + ")";
+}
+
 }  // namespace
 
 // Spark names an unaliased column after `toPrettySQL(expr)`: binary operators in
@@ -122,6 +167,14 @@ std::string SparkColumnName(const Expr& e) {
       // Spark rewrites count(*) to count(1) and names it so.
       if (e.star) return e.text + "(1)";
       return e.text + "(" + (e.distinct ? "DISTINCT " : "") + Join(c, 0, c.size()) + ")";
+    case ExprKind::kWindow:
+      return WindowName(e);
+    case ExprKind::kSubquery:
+      // Spark names these after the plan node: scalarsubquery(), exists(), listquery().
+      if (e.subquery_kind == SubqueryKind::kScalar) return "scalarsubquery()";
+      if (e.subquery_kind == SubqueryKind::kExists) return "exists()";
+      return std::string(e.negated ? "(NOT (" : "(") + SparkColumnName(*c[0]) +
+             " IN (listquery()))" + (e.negated ? ")" : "");
   }
   return ToSql(e);
 }

@@ -528,7 +528,7 @@ Result<SourcePlan> RenameColumns(SourcePlan src, const std::vector<std::string>&
 bool IsBareSelectStar(const SelectStmt& q) {
   return q.items.size() == 1 && q.items[0].star && q.items[0].star_except.empty() &&
          !q.distinct && q.where == nullptr && q.group_by.empty() && q.having == nullptr &&
-         q.order_by.empty() && !q.limit;
+         q.qualify == nullptr && q.order_by.empty() && !q.limit;
 }
 
 }  // namespace

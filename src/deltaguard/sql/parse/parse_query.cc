@@ -203,6 +203,9 @@ Result<SelectStmt> StatementParser::ParseSelect() {
   if (AcceptKeyword("having")) {
     DELTA_ASSIGN_OR_RETURN(select.having, ParseExpr());
   }
+  if (AcceptKeyword("qualify")) {
+    DELTA_ASSIGN_OR_RETURN(select.qualify, ParseExpr());
+  }
   return select;  // ORDER BY and LIMIT: ParseQuery's
 }
 
@@ -230,7 +233,7 @@ Status StatementParser::ParseSelectItems(SelectStmt* select) {
     }
     // `SELECT a, FROM t`: the expression grammar would read FROM as a column name.
     for (std::string_view clause :
-         {"from", "where", "group", "having", "order", "limit"}) {
+         {"from", "where", "group", "having", "qualify", "order", "limit"}) {
       if (PeekKeyword(clause) && !IsSymbol(Peek(1), "(") && !IsSymbol(Peek(1), ".")) {
         return Fail("expected an expression");
       }

@@ -274,7 +274,24 @@ Result<TableRef> StatementParser::ParseTableRef() {
 }
 
 Result<ExprRef> StatementParser::ParseExpr() {
-  return ParseExpressionAt(text_, tokens_, &idx_, error_);
+  // Subqueries inside the expression are queries of this grammar.
+  internal::SubqueryParseFn subquery =
+      [this](size_t* index) -> Result<std::shared_ptr<const SubqueryNode>> {
+    const size_t saved = idx_;
+    idx_ = *index;
+    auto query = ParseQuery();
+    if (!query) {
+      idx_ = saved;
+      return query.error();
+    }
+    auto node = std::make_shared<QuerySubquery>();
+    node->query = *query;
+    node->sql = std::string(SourceText(*index, idx_));
+    *index = idx_;
+    idx_ = saved;
+    return std::shared_ptr<const SubqueryNode>(std::move(node));
+  };
+  return ParseExpressionAt(text_, tokens_, &idx_, error_, &subquery);
 }
 
 Result<int64_t> StatementParser::ParseInteger(std::string_view what) {

@@ -264,6 +264,51 @@ TEST(SqlParserSelect, Subqueries) {
   EXPECT_EQ(d.from.table.ToString(), "silver.orders");
 }
 
+TEST(SqlParserSelect, ExpressionSubqueries) {
+  auto a = ParseAs<SelectStmt>(
+      "SELECT (SELECT max(x) FROM t) AS m FROM u WHERE EXISTS (SELECT 1 FROM v WHERE "
+      "v.k = u.k) AND u.a NOT IN (SELECT a FROM w WHERE a IN (SELECT b FROM z))");
+  const Expr& scalar = *a.items[0].expr;
+  ASSERT_EQ(scalar.kind, ExprKind::kSubquery);
+  EXPECT_EQ(scalar.subquery_kind, SubqueryKind::kScalar);
+  EXPECT_EQ(scalar.subquery->text(), "SELECT max(x) FROM t");
+  const auto& query = static_cast<const QuerySubquery&>(*scalar.subquery).query;
+  EXPECT_EQ(query->from.table.ToString(), "t");
+  ASSERT_EQ(a.where->kind, ExprKind::kBinary);
+  const Expr& exists = *a.where->children[0];
+  EXPECT_EQ(exists.subquery_kind, SubqueryKind::kExists);
+  const Expr& not_in = *a.where->children[1];
+  EXPECT_EQ(not_in.subquery_kind, SubqueryKind::kIn);
+  EXPECT_TRUE(not_in.negated);
+  EXPECT_EQ(Sql(not_in.children[0]), "u.a");
+  EXPECT_EQ(Sql(a.where),
+            "EXISTS (SELECT 1 FROM v WHERE v.k = u.k) AND u.a NOT IN (SELECT a FROM w "
+            "WHERE a IN (SELECT b FROM z))");
+}
+
+TEST(SqlParserSelect, WindowsAndQualify) {
+  auto a = ParseAs<SelectStmt>(
+      "SELECT k, row_number() OVER (PARTITION BY k ORDER BY t DESC) AS rn FROM e "
+      "QUALIFY rn = 1 ORDER BY k");
+  const Expr& w = *a.items[1].expr;
+  ASSERT_EQ(w.kind, ExprKind::kWindow);
+  EXPECT_EQ(w.children[0]->text, "row_number");
+  ASSERT_EQ(w.window->order_by.size(), 1u);
+  EXPECT_TRUE(w.window->order_by[0].descending);
+  EXPECT_FALSE(w.window->order_by[0].nulls_first);  // Spark: DESC puts NULLs last
+  EXPECT_FALSE(w.window->has_frame);
+  EXPECT_EQ(Sql(a.qualify), "rn = 1");
+  EXPECT_EQ(a.order_by.size(), 1u);
+  auto b = ParseAs<SelectStmt>(
+      "SELECT sum(x) OVER (ORDER BY d RANGE BETWEEN 3 PRECEDING AND CURRENT ROW) FROM e");
+  const WindowSpec& spec = *b.items[0].expr->window;
+  EXPECT_TRUE(spec.has_frame);
+  EXPECT_TRUE(spec.range);
+  EXPECT_EQ(spec.start.kind, FrameBoundKind::kPreceding);
+  EXPECT_EQ(Sql(spec.start.offset), "3");
+  EXPECT_EQ(spec.end.kind, FrameBoundKind::kCurrentRow);
+}
+
 TEST(SqlParserInsert, IntoValues) {
   auto s = ParseAs<InsertStmt>("insert into orders values (1, 'a'), (2, 'b')");
   EXPECT_FALSE(s.overwrite);

@@ -151,8 +151,17 @@ struct SelectStmt {
   ExprRef where;
   std::vector<ExprRef> group_by;
   ExprRef having;
+  /// QUALIFY: a filter over the window functions' results (evaluated after them).
+  ExprRef qualify;
   std::vector<OrderItem> order_by;
   std::optional<int64_t> limit;
+};
+
+/// A query inside an expression (expr/ast.h kSubquery): its statement and its text.
+struct QuerySubquery final : SubqueryNode {
+  SelectRef query;
+  std::string sql;
+  const std::string& text() const override { return sql; }
 };
 
 /// Spark's column definition in CREATE TABLE.
