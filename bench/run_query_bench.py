@@ -48,7 +48,7 @@ QUERIES = {
         "JOIN {prod} p ON f.prod_id = p.prod_id GROUP BY c.region, p.category "
         "ORDER BY c.region, p.category LIMIT 5"),
     "anti": (
-        "SELECT count(*) AS n FROM {fact} f LEFT ANTI JOIN {cust} c "
+        "SELECT count(*) AS n FROM {fact} f ANTI JOIN {cust} c "
         "ON f.cust_id = c.cust_id"),
     "running": (
         "SELECT max(run) AS top FROM (SELECT sum(amount) OVER (PARTITION BY cust_id "

@@ -200,6 +200,8 @@ Result<std::shared_ptr<arrow::Table>> SortTable(
 
 Result<std::shared_ptr<arrow::Array>> SortIndices(
     const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys) {
+  DELTA_ASSIGN_OR_RETURN(auto packed, PackedSortIndices(table, keys));
+  if (packed != nullptr) return packed;
   std::vector<std::shared_ptr<arrow::Field>> fields = table->schema()->fields();
   std::vector<std::shared_ptr<arrow::ChunkedArray>> columns = table->columns();
   std::vector<arrow::compute::SortKey> sort_keys;
@@ -217,9 +219,13 @@ Result<std::shared_ptr<arrow::Array>> SortIndices(
   };
   for (const auto& key : keys) {
     const auto& column = table->column(key.column);
-    DELTA_RETURN_IF_ERROR(
-        add_aux("is_null", column,
-                key.nulls_first ? SortOrder::Descending : SortOrder::Ascending));
+    // The aux keys only where they decide something: a column without NULLs (or NaN)
+    // sorts alone, one key fewer for the multi-key sort to compare.
+    if (column->null_count() > 0) {
+      DELTA_RETURN_IF_ERROR(
+          add_aux("is_null", column,
+                  key.nulls_first ? SortOrder::Descending : SortOrder::Ascending));
+    }
     SortOrder order = key.descending ? SortOrder::Descending : SortOrder::Ascending;
     if (arrow::is_floating(column->type()->id())) {
       DELTA_RETURN_IF_ERROR(add_aux("is_nan", column, order));

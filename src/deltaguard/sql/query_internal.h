@@ -205,6 +205,11 @@ Result<std::shared_ptr<arrow::Table>> SortTable(
 Result<std::shared_ptr<arrow::Array>> SortIndices(
     const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys);
 
+/// SortIndices for integer, date and timestamp keys without NULLs that pack into 128
+/// bits (query_sort.cc); null when the keys do not qualify.
+Result<std::shared_ptr<arrow::Array>> PackedSortIndices(
+    const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys);
+
 /// Three-way comparison of two non-null values of one Arrow type in Spark's order (NaN
 /// above every number); ComparatorFor names `what` when the type has no order.
 using Comparator = int (*)(const arrow::Array&, int64_t, const arrow::Array&, int64_t);

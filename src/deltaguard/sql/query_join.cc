@@ -1,4 +1,4 @@
-// Joins (WIP, branch wip-joins): a join of two sources as one SourcePlan.
+// Joins, planning: a join of two sources as one SourcePlan.
 //
 // Columns: the left source's, then the right's, each with the qualifiers of its
 // relation (SourcePlan::columns). Names that repeat across the join get internal
@@ -8,13 +8,7 @@
 // first (the left's, the right's for RIGHT joins, their coalesce for FULL joins) and
 // keep both sides' columns reachable qualified only.
 //
-// Execution: the right side is read whole and its keys grouped (an Arrow grouper; a
-// row with a NULL key never matches, as Spark's equi-join); the left side streams,
-// each batch's keys looked up, matching pairs taken from both sides, the residual
-// condition (the rest of ON) applied to the pairs. LEFT/FULL add left rows without a
-// passing match, RIGHT/FULL the right rows never matched, at the end. SEMI and ANTI
-// keep left rows with / without a passing match. Without equality keys every pair is
-// a candidate (a nested loop over the right rows).
+// Execution: query_join_exec.cc.
 
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
@@ -22,21 +16,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <deque>
 #include <map>
 
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
-#include "deltaguard/sql/query_internal.h"
+#include "deltaguard/sql/query_join_internal.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::query_internal {
 namespace {
 
 using Type = JoinClause::Type;
-
-constexpr int64_t kMaxPairs = 1 << 20;  // candidate pairs per probe step, without keys
 
 // The columns of a source as ColumnSource entries (a join's own, or one per field).
 std::vector<ColumnSource> ColumnsOf(const SourcePlan& src) {
@@ -79,322 +70,6 @@ struct Side {
   SourcePlan plan;
   std::vector<ColumnSource> columns;
   std::shared_ptr<arrow::Schema> arrow_schema;
-};
-
-// What the join reader needs, fixed at planning.
-struct JoinSpec {
-  Type type = Type::kInner;
-  std::vector<BoundExprRef> left_keys, right_keys;  // over each side's schema
-  std::vector<std::shared_ptr<arrow::DataType>> key_types;
-  BoundExprRef residual;  // over the pairs schema (left then right), may be null
-  std::shared_ptr<arrow::Schema> pairs_schema;
-  std::shared_ptr<arrow::Schema> output_schema;
-  // Output columns: USING columns (left index, right index), then left, then right.
-  std::vector<std::pair<int, int>> using_columns;
-  bool keep_right = true;  // not for SEMI/ANTI
-  int64_t now_micros = 0;
-};
-
-Result<std::shared_ptr<arrow::Array>> NullsLike(const std::shared_ptr<arrow::DataType>& t,
-                                                int64_t n) {
-  DELTA_ARROW_ASSIGN_OR_RETURN(auto a, arrow::MakeArrayOfNull(t, n), ErrorCode::kInternal,
-                               "join");
-  return a;
-}
-
-Result<std::shared_ptr<arrow::Array>> TakeArray(
-    const std::shared_ptr<arrow::Array>& a, const std::shared_ptr<arrow::Array>& idx) {
-  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum d, arrow::compute::Take(a, idx),
-                               ErrorCode::kInternal, "join");
-  return d.make_array();
-}
-
-class JoinReader final : public arrow::RecordBatchReader {
- public:
-  JoinReader(std::shared_ptr<const JoinSpec> spec, ReaderRef left, BatchRef right)
-      : spec_(std::move(spec)), left_(std::move(left)), right_(std::move(right)) {}
-
-  Status Build() {
-    matched_right_.assign(static_cast<size_t>(right_->num_rows()), false);
-    if (spec_->left_keys.empty()) return OkStatus();
-    DELTA_ASSIGN_OR_RETURN(auto keys, Keys(spec_->right_keys, *right_));
-    std::vector<arrow::TypeHolder> types;
-    for (const auto& t : spec_->key_types) types.emplace_back(t);
-    DELTA_ARROW_ASSIGN_OR_RETURN(grouper_, arrow::compute::Grouper::Make(types),
-                                 ErrorCode::kUnsupportedFeature, "JOIN keys");
-    if (right_->num_rows() == 0) return OkStatus();
-    arrow::compute::ExecBatch exec(keys, right_->num_rows());
-    DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum ids,
-                                 grouper_->Consume(arrow::compute::ExecSpan(exec)),
-                                 ErrorCode::kInternal, "JOIN build");
-    auto id_array = ids.make_array();
-    const auto& g = static_cast<const arrow::UInt32Array&>(*id_array);
-    for (int64_t r = 0; r < g.length(); ++r) {
-      if (AnyNull(keys, r)) continue;  // a NULL key never matches
-      const uint32_t group = g.Value(r);
-      if (rows_of_.size() <= group) rows_of_.resize(group + 1);
-      rows_of_[group].push_back(r);
-    }
-    return OkStatus();
-  }
-
-  std::shared_ptr<arrow::Schema> schema() const override { return spec_->output_schema; }
-
-  arrow::Status ReadNext(BatchRef* out) override {
-    *out = nullptr;
-    auto st = Next(out);
-    if (!st) return internal::ToArrowStatus(st.error());
-    return arrow::Status::OK();
-  }
-
- private:
-  // Whether a key of `row` is NULL (the keys are arrays: Datum::array() is no copy).
-  static bool AnyNull(const std::vector<arrow::Datum>& keys, int64_t row) {
-    for (const auto& k : keys) {
-      if (!arrow::ArraySpan(*k.array()).IsValid(row)) return true;
-    }
-    return false;
-  }
-
-  Result<std::vector<arrow::Datum>> Keys(const std::vector<BoundExprRef>& exprs,
-                                         const arrow::RecordBatch& batch) {
-    std::vector<arrow::Datum> out;
-    EvalOptions eval;
-    eval.now_micros = spec_->now_micros;
-    for (size_t i = 0; i < exprs.size(); ++i) {
-      DELTA_ASSIGN_OR_RETURN(auto a, Evaluate(*exprs[i], batch, eval));
-      if (!a->type()->Equals(*spec_->key_types[i])) {
-        DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum c,
-                                     arrow::compute::Cast(a, spec_->key_types[i]),
-                                     ErrorCode::kSchemaMismatch, "JOIN key");
-        a = c.make_array();
-      }
-      out.emplace_back(a);
-    }
-    return out;
-  }
-
-  Status Next(BatchRef* out) {
-    while (true) {
-      DELTA_RETURN_IF_ERROR(NextPending(out));
-      if (*out != nullptr) return OkStatus();
-      if (left_done_) {
-        if (emitted_unmatched_right_ ||
-            (spec_->type != Type::kRight && spec_->type != Type::kFull)) {
-          return OkStatus();
-        }
-        emitted_unmatched_right_ = true;
-        std::vector<int64_t> rows;
-        for (size_t r = 0; r < matched_right_.size(); ++r) {
-          if (!matched_right_[r]) rows.push_back(static_cast<int64_t>(r));
-        }
-        if (rows.empty()) return OkStatus();
-        DELTA_ASSIGN_OR_RETURN(*out, Output(nullptr, {}, rows));
-        return OkStatus();
-      }
-      BatchRef batch;
-      DELTA_ARROW_RETURN_NOT_OK(left_->ReadNext(&batch), ErrorCode::kIOError,
-                                "JOIN left input");
-      if (batch == nullptr) {
-        left_done_ = true;
-        continue;
-      }
-      if (batch->num_rows() == 0) continue;
-      // Without keys every pair is a candidate: slices of the left batch keep the
-      // pairs of one step under kMaxPairs.
-      const int64_t step =
-          spec_->left_keys.empty()
-              ? std::max<int64_t>(1, kMaxPairs / std::max<int64_t>(1, right_->num_rows()))
-              : batch->num_rows();
-      for (int64_t at = 0; at < batch->num_rows(); at += step) {
-        pending_.push_back(batch->Slice(at, std::min(step, batch->num_rows() - at)));
-      }
-      continue;
-    }
-  }
-
-  Status NextPending(BatchRef* out) {
-    while (!pending_.empty()) {
-      BatchRef batch = std::move(pending_.front());
-      pending_.pop_front();
-      DELTA_ASSIGN_OR_RETURN(BatchRef joined, Probe(batch));
-      if (joined != nullptr && joined->num_rows() > 0) {
-        *out = std::move(joined);
-        return OkStatus();
-      }
-    }
-    return OkStatus();
-  }
-
-  // The candidate pairs of a left batch, filtered by the residual.
-  Result<BatchRef> Probe(const BatchRef& batch) {
-    std::vector<int64_t> li, ri;
-    if (spec_->left_keys.empty()) {
-      for (int64_t l = 0; l < batch->num_rows(); ++l) {
-        for (int64_t r = 0; r < right_->num_rows(); ++r) {
-          li.push_back(l);
-          ri.push_back(r);
-        }
-      }
-    } else if (right_->num_rows() > 0) {
-      DELTA_ASSIGN_OR_RETURN(auto keys, Keys(spec_->left_keys, *batch));
-      arrow::compute::ExecBatch exec(keys, batch->num_rows());
-      DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum ids,
-                                   grouper_->Lookup(arrow::compute::ExecSpan(exec)),
-                                   ErrorCode::kInternal, "JOIN probe");
-      auto id_array = ids.make_array();
-      const auto& g = static_cast<const arrow::UInt32Array&>(*id_array);
-      for (int64_t l = 0; l < g.length(); ++l) {
-        if (g.IsNull(l) || AnyNull(keys, l) || g.Value(l) >= rows_of_.size()) continue;
-        for (int64_t r : rows_of_[g.Value(l)]) {
-          li.push_back(l);
-          ri.push_back(r);
-        }
-      }
-    }
-    // The residual decides which candidates match.
-    std::vector<bool> keep(li.size(), true);
-    if (spec_->residual != nullptr && !li.empty()) {
-      DELTA_ASSIGN_OR_RETURN(BatchRef pairs, Pairs(batch, li, ri));
-      EvalOptions eval;
-      eval.now_micros = spec_->now_micros;
-      DELTA_ASSIGN_OR_RETURN(auto mask,
-                             EvaluatePredicate(*spec_->residual, *pairs, eval));
-      for (size_t k = 0; k < li.size(); ++k) {
-        keep[k] = mask->IsValid(static_cast<int64_t>(k)) &&
-                  mask->Value(static_cast<int64_t>(k));
-      }
-    }
-    std::vector<bool> left_matched(static_cast<size_t>(batch->num_rows()), false);
-    std::vector<int64_t> out_l, out_r;
-    for (size_t k = 0; k < li.size(); ++k) {
-      if (!keep[k]) continue;
-      left_matched[static_cast<size_t>(li[k])] = true;
-      matched_right_[static_cast<size_t>(ri[k])] = true;
-      out_l.push_back(li[k]);
-      out_r.push_back(ri[k]);
-    }
-    switch (spec_->type) {
-      case Type::kLeftSemi:
-      case Type::kLeftAnti: {
-        std::vector<int64_t> rows;
-        const bool want = spec_->type == Type::kLeftSemi;
-        for (size_t l = 0; l < left_matched.size(); ++l) {
-          if (left_matched[l] == want) rows.push_back(static_cast<int64_t>(l));
-        }
-        return Output(batch, rows, {});
-      }
-      case Type::kLeft:
-      case Type::kFull: {
-        // Matched pairs, then left rows without a match (right side NULL): -1.
-        for (size_t l = 0; l < left_matched.size(); ++l) {
-          if (!left_matched[l]) {
-            out_l.push_back(static_cast<int64_t>(l));
-            out_r.push_back(-1);
-          }
-        }
-        return Output(batch, out_l, out_r);
-      }
-      default:
-        return Output(batch, out_l, out_r);
-    }
-  }
-
-  static Result<std::shared_ptr<arrow::Array>> Indices(const std::vector<int64_t>& rows) {
-    arrow::Int64Builder b;
-    for (int64_t r : rows) {
-      DELTA_ARROW_RETURN_NOT_OK(r < 0 ? b.AppendNull() : b.Append(r),
-                                ErrorCode::kInternal, "join");
-    }
-    std::shared_ptr<arrow::Array> out;
-    DELTA_ARROW_RETURN_NOT_OK(b.Finish(&out), ErrorCode::kInternal, "join");
-    return out;
-  }
-
-  Result<BatchRef> Pairs(const BatchRef& batch, const std::vector<int64_t>& li,
-                         const std::vector<int64_t>& ri) {
-    DELTA_ASSIGN_OR_RETURN(auto l_idx, Indices(li));
-    DELTA_ASSIGN_OR_RETURN(auto r_idx, Indices(ri));
-    std::vector<std::shared_ptr<arrow::Array>> columns;
-    for (const auto& c : batch->columns()) {
-      DELTA_ASSIGN_OR_RETURN(auto t, TakeArray(c, l_idx));
-      columns.push_back(std::move(t));
-    }
-    for (const auto& c : right_->columns()) {
-      DELTA_ASSIGN_OR_RETURN(auto t, TakeArray(c, r_idx));
-      columns.push_back(std::move(t));
-    }
-    return arrow::RecordBatch::Make(spec_->pairs_schema, static_cast<int64_t>(li.size()),
-                                    std::move(columns));
-  }
-
-  // Output rows: left rows `li` (null batch or -1: NULLs) beside right rows `ri` (empty
-  // for SEMI/ANTI; -1: NULLs); an empty `li` with a null batch pads the left side.
-  Result<BatchRef> Output(const BatchRef& batch, std::vector<int64_t> li,
-                          std::vector<int64_t> ri) {
-    const int64_t n = static_cast<int64_t>(batch == nullptr ? ri.size() : li.size());
-    if (batch == nullptr) li.assign(ri.size(), -1);
-    if (spec_->keep_right && ri.empty()) ri.assign(li.size(), -1);
-    DELTA_ASSIGN_OR_RETURN(auto l_idx, Indices(li));
-    DELTA_ASSIGN_OR_RETURN(auto r_idx, Indices(ri));
-    const auto& fields = spec_->output_schema->fields();
-    std::vector<std::shared_ptr<arrow::Array>> left_cols, right_cols;
-    const int num_left =
-        static_cast<int>(spec_->pairs_schema->num_fields()) - right_->num_columns();
-    for (int c = 0; c < num_left; ++c) {
-      const auto& type = spec_->pairs_schema->field(c)->type();
-      if (batch == nullptr) {
-        DELTA_ASSIGN_OR_RETURN(auto nulls, NullsLike(type, n));
-        left_cols.push_back(std::move(nulls));
-      } else {
-        DELTA_ASSIGN_OR_RETURN(auto t, TakeArray(batch->column(c), l_idx));
-        left_cols.push_back(std::move(t));
-      }
-    }
-    if (spec_->keep_right) {
-      for (const auto& c : right_->columns()) {
-        DELTA_ASSIGN_OR_RETURN(auto t, TakeArray(c, r_idx));
-        right_cols.push_back(std::move(t));
-      }
-    }
-    std::vector<std::shared_ptr<arrow::Array>> columns;
-    for (const auto& [l, r] : spec_->using_columns) {
-      const auto& type = fields[columns.size()]->type();
-      std::shared_ptr<arrow::Array> value;
-      if (spec_->type == Type::kRight) {
-        value = right_cols[static_cast<size_t>(r)];
-      } else if (spec_->type == Type::kFull) {
-        DELTA_ARROW_ASSIGN_OR_RETURN(
-            arrow::Datum d,
-            arrow::compute::CallFunction(
-                "coalesce",
-                {left_cols[static_cast<size_t>(l)], right_cols[static_cast<size_t>(r)]}),
-            ErrorCode::kInternal, "USING column");
-        value = d.make_array();
-      } else {
-        value = left_cols[static_cast<size_t>(l)];
-      }
-      if (!value->type()->Equals(*type)) {
-        DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum d, arrow::compute::Cast(value, type),
-                                     ErrorCode::kInternal, "USING column");
-        value = d.make_array();
-      }
-      columns.push_back(std::move(value));
-    }
-    for (auto& c : left_cols) columns.push_back(std::move(c));
-    for (auto& c : right_cols) columns.push_back(std::move(c));
-    return arrow::RecordBatch::Make(spec_->output_schema, n, std::move(columns));
-  }
-
-  std::shared_ptr<const JoinSpec> spec_;
-  ReaderRef left_;
-  BatchRef right_;
-  std::unique_ptr<arrow::compute::Grouper> grouper_;
-  std::vector<std::vector<int64_t>> rows_of_;
-  std::vector<bool> matched_right_;
-  std::deque<BatchRef> pending_;  // left slices not probed yet
-  bool left_done_ = false;
-  bool emitted_unmatched_right_ = false;
 };
 
 // `e` with its column references resolved against `cols` (internal names of
@@ -661,10 +336,7 @@ Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
     DELTA_ARROW_ASSIGN_OR_RETURN(BatchRef right_batch, table->CombineChunksToBatch(),
                                  ErrorCode::kInternal, "JOIN right side");
     DELTA_ASSIGN_OR_RETURN(ReaderRef l, left_open(left_names));
-    auto reader =
-        std::make_shared<JoinReader>(fixed, std::move(l), std::move(right_batch));
-    DELTA_RETURN_IF_ERROR(reader->Build());
-    return ReaderRef(std::move(reader));
+    return OpenJoinReader(fixed, std::move(l), std::move(right_batch));
   };
   return out;
 }

@@ -43,12 +43,31 @@ bool SameKey(const KeyColumn& k, int64_t a, int64_t b) {
 
 // The rows in window order, with partition and peer-group starts (each list ends with
 // the row count; a partition always starts a peer group).
+// Row numbers in window order, read in place from the sort's indices (no copy).
+struct RowView {
+  const int64_t* data = nullptr;
+  size_t count = 0;
+  int64_t operator[](int64_t i) const { return data[i]; }
+  size_t size() const { return count; }
+};
+
 struct Layout {
-  std::vector<int64_t> rows;
+  RowView rows;
+  std::vector<int64_t> own_rows;          ///< input order, when nothing is sorted
+  std::shared_ptr<arrow::Array> indices;  ///< `rows` for Take; null: input order
   std::vector<int64_t> partitions;
   std::vector<int64_t> peers;
-  std::vector<ArrayRef> order_keys;  ///< evaluated, in input order
+  std::vector<ArrayRef> sorted_order_keys;  ///< evaluated, in window order
 };
+
+// `values` (in input order) in window order.
+Result<ArrayRef> InWindowOrder(const Layout& layout, const ArrayRef& values) {
+  if (layout.indices == nullptr) return values;
+  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum d,
+                               arrow::compute::Take(values, layout.indices),
+                               ErrorCode::kInternal, "window");
+  return d.make_array();
+}
 
 Result<KeyColumn> EvaluateKey(const BoundExpr& e, const arrow::RecordBatch& batch,
                               const EvalOptions& eval) {
@@ -83,30 +102,41 @@ Result<Layout> MakeLayout(const arrow::RecordBatch& batch, const WindowCall& cal
     order.push_back(std::move(k));
   }
   Layout out;
-  out.rows.resize(static_cast<size_t>(n));
   if (keys.empty() || n <= 1) {
-    std::iota(out.rows.begin(), out.rows.end(), 0);
+    out.own_rows.resize(static_cast<size_t>(n));
+    std::iota(out.own_rows.begin(), out.own_rows.end(), 0);
+    out.rows = {out.own_rows.data(), out.own_rows.size()};
   } else {
     auto table = arrow::Table::Make(arrow::schema(fields), columns, n);
-    DELTA_ASSIGN_OR_RETURN(auto indices, SortIndices(table, keys));
-    const auto* idx = static_cast<const arrow::UInt64Array&>(*indices).raw_values();
-    for (int64_t i = 0; i < n; ++i) out.rows[i] = static_cast<int64_t>(idx[i]);
+    DELTA_ASSIGN_OR_RETURN(out.indices, SortIndices(table, keys));
+    // UInt64 indices below 2^63: the same bits as int64.
+    const auto* idx = static_cast<const arrow::UInt64Array&>(*out.indices).raw_values();
+    out.rows = {reinterpret_cast<const int64_t*>(idx), static_cast<size_t>(n)};
+    // Keys gathered in window order once (independent loads the CPU overlaps), then
+    // compared neighbour to neighbour sequentially.
+    for (auto* group : {&part, &order}) {
+      for (auto& k : *group) {
+        DELTA_ASSIGN_OR_RETURN(k.array, InWindowOrder(out, k.array));
+      }
+    }
   }
+  out.partitions.reserve(static_cast<size_t>(n) + 1);  // untouched pages cost nothing
+  out.peers.reserve(static_cast<size_t>(n) + 1);
   for (int64_t i = 0; i < n; ++i) {
     bool new_partition = i == 0;
     for (size_t k = 0; k < part.size() && !new_partition; ++k) {
-      new_partition = !SameKey(part[k], out.rows[i - 1], out.rows[i]);
+      new_partition = !SameKey(part[k], i - 1, i);
     }
     bool new_peer = new_partition;
     for (size_t k = 0; k < order.size() && !new_peer; ++k) {
-      new_peer = !SameKey(order[k], out.rows[i - 1], out.rows[i]);
+      new_peer = !SameKey(order[k], i - 1, i);
     }
     if (new_partition) out.partitions.push_back(i);
     if (new_peer) out.peers.push_back(i);
   }
   out.partitions.push_back(n);
   out.peers.push_back(n);
-  for (auto& k : order) out.order_keys.push_back(std::move(k.array));
+  for (auto& k : order) out.sorted_order_keys.push_back(std::move(k.array));
   return out;
 }
 
@@ -165,7 +195,7 @@ struct RangeKeys {
 Result<RangeKeys> MakeRangeKeys(const Layout& layout, const WindowCall& call) {
   RangeKeys out;
   DELTA_ARROW_ASSIGN_OR_RETURN(
-      arrow::Datum d, arrow::compute::Cast(layout.order_keys[0], arrow::float64()),
+      arrow::Datum d, arrow::compute::Cast(layout.sorted_order_keys[0], arrow::float64()),
       ErrorCode::kInternal, "RANGE frame");
   const ArrayRef array = d.make_array();
   const auto& values = static_cast<const arrow::DoubleArray&>(*array);
@@ -173,7 +203,7 @@ Result<RangeKeys> MakeRangeKeys(const Layout& layout, const WindowCall& call) {
   out.values.resize(layout.rows.size());
   out.valid.resize(layout.rows.size());
   for (size_t i = 0; i < layout.rows.size(); ++i) {
-    const int64_t r = layout.rows[i];
+    const auto r = static_cast<int64_t>(i);
     out.valid[i] = values.IsValid(r);
     out.values[i] = out.valid[i] ? sign * values.Value(r) : 0.0;
   }
@@ -431,17 +461,23 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
       !count && arg_type != nullptr && arg_type->kind() == TypeKind::kDecimal;
   const bool integer =
       !count && arg_type != nullptr && arg_type->is_integral() && !average;
+  // The arguments in window order: the prefix sums read them sequentially.
+  std::vector<ArrayRef> args;
+  for (const auto& a : c.args) {
+    DELTA_ASSIGN_OR_RETURN(ArrayRef sorted, InWindowOrder(c.layout, a));
+    args.push_back(std::move(sorted));
+  }
   ArrayRef values;
   if (!count && !decimal) {
     DELTA_ARROW_ASSIGN_OR_RETURN(
         arrow::Datum d,
-        arrow::compute::Cast(c.args[0], integer ? arrow::int64() : arrow::float64()),
+        arrow::compute::Cast(args[0], integer ? arrow::int64() : arrow::float64()),
         ErrorCode::kInternal, c.what);
     values = d.make_array();
   }
-  auto valid_at = [&](int64_t row) {
-    for (const auto& a : c.args) {
-      if (a->IsNull(row)) return false;
+  auto valid_at = [&](int64_t position) {
+    for (const auto& a : args) {
+      if (a->IsNull(position)) return false;
     }
     return true;
   };
@@ -463,15 +499,15 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
       if (decimal || integer) exact_prefix.assign(size + 1, 0);
       if (!count && !decimal && !integer) double_prefix.assign(size + 1, 0.0);
       for (size_t k = 0; k < size; ++k) {
-        const int64_t row = rows[p.ps + static_cast<int64_t>(k)];
+        const int64_t row = p.ps + static_cast<int64_t>(k);  // a window position
         const bool valid = valid_at(row);
         counts_prefix[k + 1] = counts_prefix[k] + (valid ? 1 : 0);
         if (decimal) {
           exact_prefix[k + 1] =
               exact_prefix[k] +
-              (valid ? DecimalAt(static_cast<const arrow::Decimal128Array&>(*c.args[0]),
-                                 row)
-                     : 0);
+              (valid
+                   ? DecimalAt(static_cast<const arrow::Decimal128Array&>(*args[0]), row)
+                   : 0);
         } else if (integer) {
           exact_prefix[k + 1] =
               exact_prefix[k] +
@@ -499,7 +535,7 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
       double sum = 0;  // a sliding frame: added afresh, as Spark's sliding frames do
       const auto& dv = static_cast<const arrow::DoubleArray&>(*values);
       for (int64_t j = lo; j < hi; ++j) {
-        if (valid_at(rows[j])) sum += dv.Value(rows[j]);
+        if (valid_at(j)) sum += dv.Value(j);
       }
       out_double[row] = sum;
     }
