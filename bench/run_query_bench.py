@@ -2,7 +2,10 @@
 """Query benchmark (issue 23): joins, windows and aggregates over a star schema, the
 same SQL text in three engines reading the same Parquet files:
 
-- deltaguard: `deltaguard sql "<query>"` over read_parquet('<dir>');
+- deltaguard: `deltaguard sql "<query>"` over read_parquet('<dir>'), a fresh process
+  per run (start-up and Parquet footers included);
+- deltaguard-py: the same query through the Python package's Session.sql, --runs
+  times in one process (start-up excluded, as for the peers);
 - DuckDB (the Python package, 2 threads) over read_parquet('<dir>/*.parquet');
 - Spark local[2] (`--spark`): spark.sql over parquet.`<dir>`; session start excluded.
 
@@ -16,9 +19,10 @@ Queries (each returns a few rows, so the time is the query's, not the printing's
   anti       fact LEFT ANTI JOIN cust (orders of unknown customers)
   running    sum(amount) OVER (PARTITION BY cust_id ORDER BY day, order_id ROWS ...)
 
-Every sample is a fresh process for deltaguard; DuckDB and Spark run each query --runs
-times in one process (their start-up excluded). Reports medians of wall time and the
-peak RSS of each engine's process(es). Results: bench/results/query.{json,md}.
+Every sample is a fresh process for `deltaguard`; deltaguard-py, DuckDB and Spark run
+each query --runs times in one process (start-up excluded). Reports medians of wall
+time and the peak RSS of each engine's process(es); ratios are the peer's time over
+deltaguard-py's. Results: bench/results/query.{json,md}.
 
   bench/run_query_bench.py [--rows 10000000] [--runs 3] [--spark] [--data DIR]
 """
@@ -98,6 +102,19 @@ pq.write_table(pa.table({
 }), os.path.join(root, "prod", "part-000.parquet"))
 """
 
+DELTAGUARD_PY = r"""
+import json, sys, tempfile, time
+import deltaguard
+sql, runs = sys.argv[1], int(sys.argv[2])
+session = deltaguard.Session(tempfile.mkdtemp())
+times = []
+for _ in range(runs):
+    t0 = time.perf_counter()
+    rows = session.sql(sql).to_pylist()
+    times.append(time.perf_counter() - t0)
+print(json.dumps({"times": times, "rows": [list(map(str, r.values())) for r in rows]}))
+"""
+
 DUCKDB = r"""
 import json, sys, time
 import duckdb
@@ -132,7 +149,7 @@ def relations(engine, data):
     out = {}
     for t in ("fact", "cust", "prod"):
         path = os.path.join(data, t)
-        if engine == "deltaguard":
+        if engine.startswith("deltaguard"):
             out[t] = f"read_parquet('{path}')"
         elif engine == "duckdb":
             out[t] = f"read_parquet('{path}/*.parquet')"
@@ -156,7 +173,7 @@ def run_engine(engine, sql, runs, scratch):
             peaks.append(rss)
             first = first or stdout.strip().splitlines()[-2:]
         return times, max(peaks), first
-    script = DUCKDB if engine == "duckdb" else SPARK
+    script = {"duckdb": DUCKDB, "spark": SPARK, "deltaguard-py": DELTAGUARD_PY}[engine]
     args = [PY, "-c", script, sql, str(runs)]
     if engine == "spark":
         args += [REPO, os.path.join(scratch, "spark_wh")]
@@ -177,7 +194,7 @@ def main():
     data = os.path.join(args.data, str(args.rows))
     if not os.path.exists(os.path.join(data, "prod", "part-000.parquet")):
         subprocess.run([PY, "-c", GENERATE, data, str(args.rows)], check=True)
-    engines = ["deltaguard", "duckdb"] + (["spark"] if args.spark else [])
+    engines = ["deltaguard", "deltaguard-py", "duckdb"] + (["spark"] if args.spark else [])
     start = os.getloadavg()
     result = {"rows": args.rows, "runs": args.runs, "queries": {}}
     with tempfile.TemporaryDirectory() as scratch:
@@ -196,11 +213,12 @@ def main():
              "| query | " + " | ".join(engines) + " |",
              "|---|" + "---:|" * len(engines)]
     for name, by_engine in result["queries"].items():
-        ours = by_engine["deltaguard"]["median"]
+        ours = by_engine["deltaguard-py"]["median"]
         cells = []
         for engine in engines:
             r = by_engine[engine]
-            ratio = "" if engine == "deltaguard" else f" ({r['median'] / ours:.1f}x)"
+            ratio = ("" if engine.startswith("deltaguard")
+                     else f" ({r['median'] / ours:.1f}x)")
             cells.append(f"{r['median']:.2f} s{ratio}, {r['peak_rss_mib']:.0f} MiB")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     write_results("query", result, lines)

@@ -94,6 +94,76 @@ Result<ExprRef> Resolve(const ExprRef& e, const std::vector<ColumnSource>& cols,
   return ExprRef(copy);
 }
 
+// Per output column of a join, the side column it reads (-1: none); per side column,
+// whether the keys or the residual read it whatever the query names.
+struct ColumnUse {
+  std::vector<int> out_left, out_right;
+  std::vector<bool> left_always, right_always;
+};
+
+// `batch` narrowed to the fields of `sub`, by name (a source returns at least the
+// columns asked for).
+Result<BatchRef> ProjectBatch(const BatchRef& batch,
+                              const std::shared_ptr<arrow::Schema>& sub) {
+  if (batch->schema()->Equals(*sub, false)) return batch;
+  std::vector<std::shared_ptr<arrow::Array>> columns;
+  for (const auto& f : sub->fields()) {
+    auto c = batch->GetColumnByName(f->name());
+    if (c == nullptr) {
+      return MakeError(ErrorCode::kInternal, "join input lacks column {}", f->name());
+    }
+    columns.push_back(std::move(c));
+  }
+  return arrow::RecordBatch::Make(sub, batch->num_rows(), std::move(columns));
+}
+
+std::shared_ptr<arrow::Schema> SubSchema(const arrow::Schema& full,
+                                         const std::vector<bool>& keep) {
+  std::vector<std::shared_ptr<arrow::Field>> fields;
+  for (size_t i = 0; i < keep.size(); ++i) {
+    if (keep[i]) fields.push_back(full.field(static_cast<int>(i)));
+  }
+  return arrow::schema(std::move(fields));
+}
+
+// The join narrowed to the side columns a query reads: the pairs, the USING pairs and
+// the output keep the order of the whole join, without the columns nobody reads.
+std::shared_ptr<const JoinSpec> PrunedSpec(const JoinSpec& spec,
+                                           const std::vector<bool>& lneed,
+                                           const std::vector<bool>& rneed) {
+  auto out = std::make_shared<JoinSpec>(spec);
+  std::vector<int> lmap(lneed.size(), -1), rmap(rneed.size(), -1);
+  std::vector<std::shared_ptr<arrow::Field>> pairs, fields;
+  const size_t using_count = spec.using_columns.size();
+  for (size_t k = 0; k < using_count; ++k) {
+    fields.push_back(spec.output_schema->field(static_cast<int>(k)));
+  }
+  for (size_t i = 0; i < lneed.size(); ++i) {
+    if (!lneed[i]) continue;
+    lmap[i] = static_cast<int>(pairs.size());
+    pairs.push_back(spec.pairs_schema->field(static_cast<int>(i)));
+    fields.push_back(spec.output_schema->field(static_cast<int>(using_count + i)));
+  }
+  int right_count = 0;
+  for (size_t i = 0; i < rneed.size(); ++i) {
+    if (!rneed[i]) continue;
+    rmap[i] = right_count++;
+    pairs.push_back(spec.pairs_schema->field(static_cast<int>(lneed.size() + i)));
+    if (spec.keep_right) {
+      fields.push_back(
+          spec.output_schema->field(static_cast<int>(using_count + lneed.size() + i)));
+    }
+  }
+  out->using_columns.clear();
+  for (const auto& [l, r] : spec.using_columns) {
+    out->using_columns.emplace_back(lmap[static_cast<size_t>(l)],
+                                    rmap[static_cast<size_t>(r)]);
+  }
+  out->pairs_schema = arrow::schema(std::move(pairs));
+  out->output_schema = arrow::schema(std::move(fields));
+  return out;
+}
+
 }  // namespace
 
 Result<std::optional<std::vector<std::string>>> ResolveColumnPath(
@@ -320,6 +390,49 @@ Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
   }
   spec->using_columns = using_out;
 
+  // Which side columns an output column reads, and the ones the keys and the residual
+  // always read: a query reads only what it names (ColumnUse).
+  ColumnUse use;
+  use.out_left.assign(fields.size(), -1);
+  use.out_right.assign(fields.size(), -1);
+  for (size_t k = 0; k < using_count; ++k) {
+    use.out_left[k] = using_pairs[k].first;
+    use.out_right[k] = using_pairs[k].second;
+  }
+  for (size_t i = 0; i < left.columns.size(); ++i) {
+    use.out_left[using_count + i] = static_cast<int>(i);
+  }
+  if (spec->keep_right) {
+    for (size_t i = 0; i < right.columns.size(); ++i) {
+      use.out_right[using_count + left.columns.size() + i] = static_cast<int>(i);
+    }
+  }
+  use.left_always.assign(left.columns.size(), false);
+  use.right_always.assign(right.columns.size(), false);
+  auto mark = [](const BoundExpr& e, const StructType& schema, size_t base,
+                 std::vector<bool>* marks, std::vector<bool>* rest) {
+    for (const auto& path : ReferencedColumns(e)) {
+      const int at = schema.FieldIndexCaseInsensitive(path[0]);
+      if (at < 0) continue;
+      const auto i = static_cast<size_t>(at);
+      if (i < base || rest == nullptr) {
+        (*marks)[i] = true;
+      } else {
+        (*rest)[i - base] = true;
+      }
+    }
+  };
+  for (const auto& k : spec->left_keys) {
+    mark(*k, *left.plan.schema, SIZE_MAX, &use.left_always, nullptr);
+  }
+  for (const auto& k : spec->right_keys) {
+    mark(*k, *right.plan.schema, SIZE_MAX, &use.right_always, nullptr);
+  }
+  if (spec->residual != nullptr) {
+    mark(*spec->residual, pairs, left.columns.size(), &use.left_always,
+         &use.right_always);
+  }
+
   SourcePlan out;
   out.schema = schema;
   out.columns = cols;
@@ -329,14 +442,42 @@ Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
   auto right_open = right.plan.open;
   auto left_names = FieldNames(*left.plan.schema);
   auto right_names = FieldNames(*right.plan.schema);
+  auto left_schema = left.arrow_schema;
   auto right_schema = right.arrow_schema;
-  out.open = [=](const std::vector<std::string>&) -> Result<ReaderRef> {
-    DELTA_ASSIGN_OR_RETURN(ReaderRef r, right_open(right_names));
-    DELTA_ASSIGN_OR_RETURN(auto table, ReadAll(r, right_schema, "JOIN right side"));
+  out.open = [=](const std::vector<std::string>& wanted) -> Result<ReaderRef> {
+    std::vector<bool> lneed = use.left_always;
+    std::vector<bool> rneed = use.right_always;
+    for (const auto& w : wanted) {
+      const int k = schema->FieldIndexCaseInsensitive(w);
+      if (k < 0) {  // not a column of the join: read everything
+        lneed.assign(lneed.size(), true);
+        rneed.assign(rneed.size(), true);
+        break;
+      }
+      const auto at = static_cast<size_t>(k);
+      if (use.out_left[at] >= 0) lneed[static_cast<size_t>(use.out_left[at])] = true;
+      if (use.out_right[at] >= 0) rneed[static_cast<size_t>(use.out_right[at])] = true;
+    }
+    auto pick = [](const std::vector<std::string>& names, const std::vector<bool>& need) {
+      std::vector<std::string> out;
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (need[i]) out.push_back(names[i]);
+      }
+      return out;
+    };
+    // USING columns are keys: both sides read them, and the output keeps them.
+    auto left_sub = SubSchema(*left_schema, lneed);
+    auto right_sub = SubSchema(*right_schema, rneed);
+    DELTA_ASSIGN_OR_RETURN(ReaderRef r, right_open(pick(right_names, rneed)));
+    DELTA_ASSIGN_OR_RETURN(auto table, ReadAll(r, r->schema(), "JOIN right side"));
     DELTA_ARROW_ASSIGN_OR_RETURN(BatchRef right_batch, table->CombineChunksToBatch(),
                                  ErrorCode::kInternal, "JOIN right side");
-    DELTA_ASSIGN_OR_RETURN(ReaderRef l, left_open(left_names));
-    return OpenJoinReader(fixed, std::move(l), std::move(right_batch));
+    DELTA_ASSIGN_OR_RETURN(right_batch, ProjectBatch(right_batch, right_sub));
+    DELTA_ASSIGN_OR_RETURN(ReaderRef l, left_open(pick(left_names, lneed)));
+    ReaderRef narrowed = MapReader(
+        l, left_sub, [left_sub](const BatchRef& b) { return ProjectBatch(b, left_sub); });
+    return OpenJoinReader(PrunedSpec(*fixed, lneed, rneed), std::move(narrowed),
+                          std::move(right_batch));
   };
   return out;
 }
