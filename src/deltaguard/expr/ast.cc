@@ -156,6 +156,21 @@ std::pair<const Expr*, int> Deepest(const Expr& e) {
 
 }  // namespace
 
+ExprRef TransformExpr(const ExprRef& e, const std::function<ExprRef(const Expr&)>& fn) {
+  if (e == nullptr) return e;
+  if (ExprRef replaced = fn(*e)) return replaced;
+  std::vector<ExprRef> children;
+  bool changed = false;
+  for (const auto& c : e->children) {
+    children.push_back(TransformExpr(c, fn));
+    changed = changed || children.back() != c;
+  }
+  if (!changed) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  copy->children = std::move(children);
+  return copy;
+}
+
 const Expr& DeepestNode(const Expr& e) { return *Deepest(e).first; }
 
 int ExprDepth(const Expr& e) { return Deepest(e).second; }

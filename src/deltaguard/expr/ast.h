@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -188,6 +189,12 @@ struct Expr {
 /// Structural equality (invariant 2); iterative, so any depth compares.
 bool operator==(const Expr& a, const Expr& b);
 bool operator==(const WindowSpec& a, const WindowSpec& b);
+
+/// `e` with every node for which `fn` returns a replacement replaced by it (the
+/// replaced node's subtree is not visited); a node whose children changed is copied,
+/// the rest shared. `fn` returns null to keep a node and visit its children. Recursive:
+/// for the parser-bounded trees of queries (kMaxExprDepth).
+ExprRef TransformExpr(const ExprRef& e, const std::function<ExprRef(const Expr&)>& fn);
 
 /// Depth of the tree (a leaf is 1), computed without recursion.
 int ExprDepth(const Expr& e);

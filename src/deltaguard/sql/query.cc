@@ -30,35 +30,25 @@ std::string PathText(const std::vector<std::string>& path) {
 
 // `t.a` -> `a` when `t` qualifies the source and the source has no column `t`.
 ExprRef StripQualifiers(const ExprRef& e, const SourcePlan& src) {
-  if (e == nullptr) return e;
-  if (e->kind == ExprKind::kColumn) {
+  return TransformExpr(e, [&](const Expr& node) -> ExprRef {
+    if (node.kind != ExprKind::kColumn) return nullptr;
     for (const auto& q : src.qualifiers) {
       std::vector<std::string_view> parts = Split(q, '.');
-      if (e->path.size() <= parts.size() ||
-          src.schema->FieldIndexCaseInsensitive(e->path[0]) >= 0) {
+      if (node.path.size() <= parts.size() ||
+          src.schema->FieldIndexCaseInsensitive(node.path[0]) >= 0) {
         continue;
       }
       bool match = true;
       for (size_t i = 0; i < parts.size() && match; ++i) {
-        match = EqualsIgnoreCase(parts[i], e->path[i]);
+        match = EqualsIgnoreCase(parts[i], node.path[i]);
       }
       if (!match) continue;
-      auto copy = std::make_shared<Expr>(*e);
+      auto copy = std::make_shared<Expr>(node);
       copy->path.erase(copy->path.begin(), copy->path.begin() + parts.size());
       return copy;
     }
-    return e;
-  }
-  std::vector<ExprRef> children;
-  bool changed = false;
-  for (const auto& c : e->children) {
-    children.push_back(StripQualifiers(c, src));
-    changed = changed || children.back() != c;
-  }
-  if (!changed) return e;
-  auto copy = std::make_shared<Expr>(*e);
-  copy->children = std::move(children);
-  return copy;
+    return nullptr;  // a column has no children: kept as it is
+  });
 }
 
 // Column references resolved against a join's columns (SourcePlan::columns): to the
@@ -86,24 +76,16 @@ Result<ExprRef> ResolveJoinRefs(const ExprRef& e, const SourcePlan& src) {
 // by the aliased expression (HAVING c > 1 with `count(*) AS c`).
 ExprRef ExpandAliases(const ExprRef& e, const StructType& input,
                       const std::vector<std::pair<std::string, ExprRef>>& aliases) {
-  if (e == nullptr) return e;
-  if (e->kind == ExprKind::kColumn) {
-    if (e->path.size() != 1 || input.FieldIndexCaseInsensitive(e->path[0]) >= 0) return e;
-    for (const auto& [name, expr] : aliases) {
-      if (EqualsIgnoreCase(name, e->path[0])) return expr;
+  return TransformExpr(e, [&](const Expr& node) -> ExprRef {
+    if (node.kind != ExprKind::kColumn || node.path.size() != 1 ||
+        input.FieldIndexCaseInsensitive(node.path[0]) >= 0) {
+      return nullptr;
     }
-    return e;
-  }
-  std::vector<ExprRef> children;
-  bool changed = false;
-  for (const auto& c : e->children) {
-    children.push_back(ExpandAliases(c, input, aliases));
-    changed = changed || children.back() != c;
-  }
-  if (!changed) return e;
-  auto copy = std::make_shared<Expr>(*e);
-  copy->children = std::move(children);
-  return copy;
+    for (const auto& [name, expr] : aliases) {
+      if (EqualsIgnoreCase(name, node.path[0])) return expr;
+    }
+    return nullptr;
+  });
 }
 
 std::optional<int64_t> Ordinal(const Expr& e) {

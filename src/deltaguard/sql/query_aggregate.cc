@@ -87,6 +87,11 @@ Result<Comparator> ComparatorFor(const arrow::DataType& type, const std::string&
   }
 }
 
+arrow::Decimal128 ToArrowDecimal(Int128 v) {
+  return arrow::Decimal128(static_cast<int64_t>(v >> 64),
+                           static_cast<uint64_t>(static_cast<unsigned __int128>(v)));
+}
+
 Int128 DecimalAt(const arrow::Decimal128Array& a, int64_t i) {
   arrow::Decimal128 d(a.GetValue(i));
   return (static_cast<Int128>(d.high_bits()) << 64) |
@@ -130,11 +135,6 @@ namespace {
 
 using ArrayRef = std::shared_ptr<arrow::Array>;
 using Arrays = std::vector<ArrayRef>;
-
-arrow::Decimal128 ToArrowDecimal(Int128 v) {
-  return arrow::Decimal128(static_cast<int64_t>(v >> 64),
-                           static_cast<uint64_t>(static_cast<unsigned __int128>(v)));
-}
 
 // Rows where every argument is non-null (count(a, b) counts those).
 bool AllValid(const Arrays& args, int64_t row) {

@@ -189,6 +189,40 @@ Result<std::shared_ptr<arrow::Table>> DistinctRows(
 // Arrow has one null placement per sort and orders NaN like NULL; Spark places NULLs per
 // key and orders NaN above every number. So every key gets an "is null" key in front
 // (and an "is NaN" key for floating point), whose order implements Spark's placement.
+Result<std::shared_ptr<arrow::Array>> IndexArray(const std::vector<int64_t>& rows) {
+  std::vector<uint8_t> valid(rows.size());
+  bool all_valid = true;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    valid[i] = rows[i] >= 0;
+    all_valid = all_valid && valid[i];
+  }
+  arrow::Int64Builder b;
+  DELTA_ARROW_RETURN_NOT_OK(b.AppendValues(rows.data(), static_cast<int64_t>(rows.size()),
+                                           all_valid ? nullptr : valid.data()),
+                            ErrorCode::kInternal, "row indices");
+  std::shared_ptr<arrow::Array> out;
+  DELTA_ARROW_RETURN_NOT_OK(b.Finish(&out), ErrorCode::kInternal, "row indices");
+  return out;
+}
+
+void SplitConjuncts(const ExprRef& e, std::vector<ExprRef>* out) {
+  if (e == nullptr) return;
+  if (e->kind == ExprKind::kBinary && e->op == ExprOp::kAnd) {
+    for (const auto& c : e->children) SplitConjuncts(c, out);
+    return;
+  }
+  out->push_back(e);
+}
+
+ExprRef AndOf(const std::vector<ExprRef>& parts) {
+  if (parts.empty()) return nullptr;
+  ExprRef out = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) {
+    out = Expr::Binary(ExprOp::kAnd, out, parts[i]);
+  }
+  return out;
+}
+
 Result<std::shared_ptr<arrow::Table>> SortTable(
     const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys) {
   if (keys.empty() || table->num_rows() <= 1) return table;

@@ -8,6 +8,7 @@
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
 #include <arrow/type_fwd.h>
+#include <arrow/util/decimal.h>
 
 #include <cstdint>
 #include <functional>
@@ -222,6 +223,15 @@ Result<Int128> DecimalSumResult(Int128 sum, int64_t count, bool average,
                                 const DecimalType& in, const DecimalType& out,
                                 const std::string& what);
 Int128 DecimalAt(const arrow::Decimal128Array& a, int64_t i);
+arrow::Decimal128 ToArrowDecimal(Int128 v);
+
+/// Take indices for `rows`: -1 is a NULL (a row of the other side without a match, a
+/// frame without a value).
+Result<std::shared_ptr<arrow::Array>> IndexArray(const std::vector<int64_t>& rows);
+
+/// The AND-ed parts of `e` (none for null), and their AND again (null for none).
+void SplitConjuncts(const ExprRef& e, std::vector<ExprRef>* out);
+ExprRef AndOf(const std::vector<ExprRef>& parts);
 
 /// Window functions (query_window.cc): `f(...) OVER (...)` bound over the rows the
 /// window stage reads (the source's rows after WHERE, or the groups after HAVING).

@@ -40,14 +40,6 @@ std::vector<ColumnSource> ColumnsOf(const SourcePlan& src) {
 }
 
 // Splits `e` into its AND-ed conjuncts.
-void Conjuncts(const ExprRef& e, std::vector<ExprRef>* out) {
-  if (e->kind == ExprKind::kBinary && e->op == ExprOp::kAnd) {
-    for (const auto& c : e->children) Conjuncts(c, out);
-    return;
-  }
-  out->push_back(e);
-}
-
 std::vector<std::string> FieldNames(const StructType& schema) {
   std::vector<std::string> out;
   for (const auto& f : schema.fields()) out.push_back(f.name);
@@ -340,7 +332,7 @@ Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
   // ON: equalities between the sides are keys, the rest the residual.
   if (j.on != nullptr) {
     std::vector<ExprRef> conjuncts, rest;
-    Conjuncts(j.on, &conjuncts);
+    SplitConjuncts(j.on, &conjuncts);
     for (const auto& c : conjuncts) {
       bool keyed = false;
       if (c->kind == ExprKind::kBinary && c->op == ExprOp::kEq &&
@@ -363,10 +355,7 @@ Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
       if (!keyed) rest.push_back(c);
     }
     if (!rest.empty()) {
-      ExprRef residual = rest[0];
-      for (size_t k = 1; k < rest.size(); ++k) {
-        residual = Expr::Binary(ExprOp::kAnd, residual, rest[k]);
-      }
+      ExprRef residual = AndOf(rest);
       bool missing = false;
       DELTA_ASSIGN_OR_RETURN(residual, Resolve(residual, pair_cols, pairs, &missing));
       DELTA_ASSIGN_OR_RETURN(spec->residual, BindPredicate(*residual, pairs));

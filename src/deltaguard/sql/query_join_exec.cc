@@ -332,26 +332,10 @@ class JoinReader final : public arrow::RecordBatchReader {
     return Output(batch, rows, {});
   }
 
-  // Row indices for Take; -1 is a NULL (a row of the other side without a match).
-  static Result<std::shared_ptr<arrow::Array>> Indices(const std::vector<int64_t>& rows) {
-    if (std::none_of(rows.begin(), rows.end(), [](int64_t r) { return r < 0; })) {
-      return std::shared_ptr<arrow::Array>(std::make_shared<arrow::Int64Array>(
-          static_cast<int64_t>(rows.size()), arrow::Buffer::FromVector(rows)));
-    }
-    arrow::Int64Builder b;
-    for (int64_t r : rows) {
-      DELTA_ARROW_RETURN_NOT_OK(r < 0 ? b.AppendNull() : b.Append(r),
-                                ErrorCode::kInternal, "join");
-    }
-    std::shared_ptr<arrow::Array> out;
-    DELTA_ARROW_RETURN_NOT_OK(b.Finish(&out), ErrorCode::kInternal, "join");
-    return out;
-  }
-
   Result<BatchRef> Pairs(const BatchRef& batch, const std::vector<int64_t>& li,
                          const std::vector<int64_t>& ri) {
-    DELTA_ASSIGN_OR_RETURN(auto l_idx, Indices(li));
-    DELTA_ASSIGN_OR_RETURN(auto r_idx, Indices(ri));
+    DELTA_ASSIGN_OR_RETURN(auto l_idx, IndexArray(li));
+    DELTA_ASSIGN_OR_RETURN(auto r_idx, IndexArray(ri));
     std::vector<std::shared_ptr<arrow::Array>> columns;
     for (const auto& c : batch->columns()) {
       DELTA_ASSIGN_OR_RETURN(auto t, TakeArray(c, l_idx));
@@ -372,8 +356,8 @@ class JoinReader final : public arrow::RecordBatchReader {
     const int64_t n = static_cast<int64_t>(batch == nullptr ? ri.size() : li.size());
     if (batch == nullptr) li.assign(ri.size(), -1);
     if (spec_->keep_right && ri.empty()) ri.assign(li.size(), -1);
-    DELTA_ASSIGN_OR_RETURN(auto l_idx, Indices(li));
-    DELTA_ASSIGN_OR_RETURN(auto r_idx, Indices(ri));
+    DELTA_ASSIGN_OR_RETURN(auto l_idx, IndexArray(li));
+    DELTA_ASSIGN_OR_RETURN(auto r_idx, IndexArray(ri));
     const auto& fields = spec_->output_schema->fields();
     std::vector<std::shared_ptr<arrow::Array>> left_cols, right_cols;
     const int num_left =

@@ -104,44 +104,22 @@ bool ReferencesOuter(const Expr& e, const SourcePlan& inner) {
   return false;
 }
 
-void Conjuncts(const ExprRef& e, std::vector<ExprRef>* out) {
-  if (e == nullptr) return;
-  if (e->kind == ExprKind::kBinary && e->op == ExprOp::kAnd) {
-    for (const auto& c : e->children) Conjuncts(c, out);
-    return;
-  }
-  out->push_back(e);
-}
-
-ExprRef AndOf(const std::vector<ExprRef>& parts) {
-  if (parts.empty()) return nullptr;
-  ExprRef out = parts[0];
-  for (size_t i = 1; i < parts.size(); ++i) {
-    out = Expr::Binary(ExprOp::kAnd, out, parts[i]);
-  }
-  return out;
-}
-
 // Inner references of a correlated condition become `alias.__cN`, each projected by
 // the joined subquery (`items`).
 ExprRef Reroute(const ExprRef& e, const SourcePlan& inner, const std::string& alias,
                 std::vector<SelectItem>* items) {
-  if (e->kind == ExprKind::kColumn) {
-    if (!IsInnerRef(e->path, inner)) return e;
+  return TransformExpr(e, [&](const Expr& node) -> ExprRef {
+    if (node.kind != ExprKind::kColumn || !IsInnerRef(node.path, inner)) return nullptr;
     size_t k = 0;
-    while (k < items->size() && !(*(*items)[k].expr == *e)) ++k;
+    while (k < items->size() && !(*(*items)[k].expr == node)) ++k;
     if (k == items->size()) {
       SelectItem item;
-      item.expr = e;
+      item.expr = std::make_shared<Expr>(node);
       item.alias = "__c" + std::to_string(k);
       items->push_back(std::move(item));
     }
-    return Expr::Column({alias, (*items)[k].alias}, e->position);
-  }
-  if (e->children.empty()) return e;
-  auto copy = std::make_shared<Expr>(*e);
-  for (auto& c : copy->children) c = Reroute(c, inner, alias, items);
-  return copy;
+    return Expr::Column({alias, (*items)[k].alias}, node.position);
+  });
 }
 
 bool HasAggregateCall(const Expr& e) {
@@ -195,7 +173,7 @@ Result<std::optional<FromClause>> ConditionJoin(const FromClause& left, const Ex
   if (simple) {
     DELTA_ASSIGN_OR_RETURN(inner, PlanFrom(sub.from, context, nullptr, depth + 1));
     std::vector<ExprRef> parts;
-    Conjuncts(sub.where, &parts);
+    SplitConjuncts(sub.where, &parts);
     for (auto& p : parts) (ReferencesOuter(*p, inner) ? correlated : own).push_back(p);
   }
   ExprRef value;  // IN: the subquery's value, as the join sees it
@@ -291,7 +269,7 @@ Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
     return std::optional<SelectStmt>();
   }
   std::vector<ExprRef> parts;
-  Conjuncts(query.where, &parts);
+  SplitConjuncts(query.where, &parts);
   SelectStmt out = query;
   std::vector<ExprRef> rest;
   int joined = 0;

@@ -263,23 +263,13 @@ bool IsRankingWindowFunction(std::string_view name) {
 }
 
 ExprRef ExtractWindows(const ExprRef& e, std::vector<ExprRef>* windows) {
-  if (e == nullptr) return e;
-  if (e->kind == ExprKind::kWindow) {
+  return TransformExpr(e, [&](const Expr& node) -> ExprRef {
+    if (node.kind != ExprKind::kWindow) return nullptr;
     size_t i = 0;
-    while (i < windows->size() && !(*(*windows)[i] == *e)) ++i;
-    if (i == windows->size()) windows->push_back(e);
-    return Expr::Column({WindowColumnName(i)}, e->position);
-  }
-  std::vector<ExprRef> children;
-  bool changed = false;
-  for (const auto& c : e->children) {
-    children.push_back(ExtractWindows(c, windows));
-    changed = changed || children.back() != c;
-  }
-  if (!changed) return e;
-  auto copy = std::make_shared<Expr>(*e);
-  copy->children = std::move(children);
-  return copy;
+    while (i < windows->size() && !(*(*windows)[i] == node)) ++i;
+    if (i == windows->size()) windows->push_back(std::make_shared<Expr>(node));
+    return Expr::Column({WindowColumnName(i)}, node.position);
+  });
 }
 
 Result<ExprRef> MapWindowSpec(const ExprRef& window,

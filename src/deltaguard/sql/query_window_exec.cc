@@ -1,7 +1,9 @@
-// Window functions, execution. The stage holds its input (the rows after WHERE, or the
-// groups after HAVING), sorts row numbers by (partition keys, order keys) once per
-// distinct window, finds the partitions and the peer groups (rows equal on every order
-// key) in that order, and computes each call per sorted position:
+// Window functions, execution: the layout and the functions of positions (ranking,
+// lag/lead); functions over frames are in query_window_frames.cc. The stage holds its
+// input (the rows after WHERE, or the groups after HAVING), sorts row numbers by
+// (partition keys, order keys) once per distinct window, finds the partitions and the
+// peer groups (rows equal on every order key) in that order, and computes each call per
+// sorted position:
 //  - ranking and offset functions from positions alone;
 //  - frame functions over [lo, hi) of the frame (ROWS by position, RANGE by value or
 //    peers): count/sum/avg from per-partition prefix sums (exact: 128-bit for integers
@@ -12,22 +14,18 @@
 
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
-#include <arrow/util/decimal.h>
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 #include <utility>
 
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/arrow/status.h"
-#include "deltaguard/sql/query_internal.h"
+#include "deltaguard/sql/query_window_internal.h"
 
 namespace deltaguard::query_internal {
 
 namespace {
-
-using ArrayRef = std::shared_ptr<arrow::Array>;
 
 struct KeyColumn {
   ArrayRef array;
@@ -39,34 +37,6 @@ bool SameKey(const KeyColumn& k, int64_t a, int64_t b) {
   const bool nb = k.array->IsNull(b);
   if (na || nb) return na && nb;
   return k.compare(*k.array, a, *k.array, b) == 0;
-}
-
-// The rows in window order, with partition and peer-group starts (each list ends with
-// the row count; a partition always starts a peer group).
-// Row numbers in window order, read in place from the sort's indices (no copy).
-struct RowView {
-  const int64_t* data = nullptr;
-  size_t count = 0;
-  int64_t operator[](int64_t i) const { return data[i]; }
-  size_t size() const { return count; }
-};
-
-struct Layout {
-  RowView rows;
-  std::vector<int64_t> own_rows;          ///< input order, when nothing is sorted
-  std::shared_ptr<arrow::Array> indices;  ///< `rows` for Take; null: input order
-  std::vector<int64_t> partitions;
-  std::vector<int64_t> peers;
-  std::vector<ArrayRef> sorted_order_keys;  ///< evaluated, in window order
-};
-
-// `values` (in input order) in window order.
-Result<ArrayRef> InWindowOrder(const Layout& layout, const ArrayRef& values) {
-  if (layout.indices == nullptr) return values;
-  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum d,
-                               arrow::compute::Take(values, layout.indices),
-                               ErrorCode::kInternal, "window");
-  return d.make_array();
 }
 
 Result<KeyColumn> EvaluateKey(const BoundExpr& e, const arrow::RecordBatch& batch,
@@ -157,161 +127,6 @@ bool SameWindow(const WindowCall& a, const WindowCall& b) {
   return true;
 }
 
-// One sorted position: its partition [ps, pe), its peer group [gs, ge), and the
-// number of peer groups before it in the partition.
-struct Position {
-  int64_t i, ps, pe, gs, ge, peer_rank;
-};
-
-template <typename Fn>
-Status ForEachPosition(const Layout& layout, Fn&& fn) {
-  size_t g = 0;
-  for (size_t p = 0; p + 1 < layout.partitions.size(); ++p) {
-    const int64_t ps = layout.partitions[p];
-    const int64_t pe = layout.partitions[p + 1];
-    const size_t first_peer = g;
-    for (int64_t i = ps; i < pe; ++i) {
-      if (layout.peers[g + 1] <= i) ++g;
-      Position pos{i,
-                   ps,
-                   pe,
-                   layout.peers[g],
-                   layout.peers[g + 1],
-                   static_cast<int64_t>(g - first_peer)};
-      DELTA_RETURN_IF_ERROR(fn(pos));
-    }
-    ++g;  // the next partition starts a peer group
-  }
-  return OkStatus();
-}
-
-// Order-key values for RANGE offsets, in window order, negated for DESC so they
-// always increase; `valid` marks non-NULL keys.
-struct RangeKeys {
-  std::vector<double> values;
-  std::vector<uint8_t> valid;
-};
-
-Result<RangeKeys> MakeRangeKeys(const Layout& layout, const WindowCall& call) {
-  RangeKeys out;
-  DELTA_ARROW_ASSIGN_OR_RETURN(
-      arrow::Datum d, arrow::compute::Cast(layout.sorted_order_keys[0], arrow::float64()),
-      ErrorCode::kInternal, "RANGE frame");
-  const ArrayRef array = d.make_array();
-  const auto& values = static_cast<const arrow::DoubleArray&>(*array);
-  const double sign = call.order_dirs[0].descending ? -1.0 : 1.0;
-  out.values.resize(layout.rows.size());
-  out.valid.resize(layout.rows.size());
-  for (size_t i = 0; i < layout.rows.size(); ++i) {
-    const auto r = static_cast<int64_t>(i);
-    out.valid[i] = values.IsValid(r);
-    out.values[i] = out.valid[i] ? sign * values.Value(r) : 0.0;
-  }
-  return out;
-}
-
-// The frame [lo, hi) of a position (empty frames have lo == hi).
-class FrameFinder {
- public:
-  FrameFinder(const WindowFrameSpec& frame, const RangeKeys* keys)
-      : f_(frame), keys_(keys) {}
-
-  std::pair<int64_t, int64_t> Of(const Position& p) const {
-    int64_t lo = f_.rows ? RowsBound(f_.start, f_.start_offset, p, false)
-                         : RangeBound(f_.start, f_.start_offset, p, false);
-    int64_t hi = f_.rows ? RowsBound(f_.end, f_.end_offset, p, true)
-                         : RangeBound(f_.end, f_.end_offset, p, true);
-    lo = std::clamp(lo, p.ps, p.pe);
-    hi = std::clamp(hi, p.ps, p.pe);
-    return {lo, std::max(lo, hi)};
-  }
-
- private:
-  int64_t RowsBound(FrameBoundKind kind, double offset, const Position& p,
-                    bool end) const {
-    const auto n = static_cast<int64_t>(offset);
-    switch (kind) {
-      case FrameBoundKind::kUnboundedPreceding:
-        return p.ps;
-      case FrameBoundKind::kUnboundedFollowing:
-        return p.pe;
-      case FrameBoundKind::kCurrentRow:
-        return p.i + (end ? 1 : 0);
-      case FrameBoundKind::kPreceding:
-        return p.i - n + (end ? 1 : 0);
-      case FrameBoundKind::kFollowing:
-        return p.i + n + (end ? 1 : 0);
-    }
-    return p.i;
-  }
-
-  // RANGE: CURRENT ROW means the peers; offsets compare ORDER BY values, and a NULL
-  // key's frame is its peer group (NULL +/- n is NULL, equal only to NULL).
-  int64_t RangeBound(FrameBoundKind kind, double offset, const Position& p,
-                     bool end) const {
-    switch (kind) {
-      case FrameBoundKind::kUnboundedPreceding:
-        return p.ps;
-      case FrameBoundKind::kUnboundedFollowing:
-        return p.pe;
-      case FrameBoundKind::kCurrentRow:
-        return end ? p.ge : p.gs;
-      default:
-        break;
-    }
-    if (!keys_->valid[p.i]) return end ? p.ge : p.gs;
-    const double target =
-        keys_->values[p.i] + (kind == FrameBoundKind::kPreceding ? -offset : offset);
-    // The non-NULL keys of the partition are one run (NULLs sort to one end).
-    int64_t a = p.ps;
-    int64_t b = p.pe;
-    while (a < b && !keys_->valid[a]) ++a;
-    while (b > a && !keys_->valid[b - 1]) --b;
-    auto first = keys_->values.begin();
-    if (end) {
-      return std::upper_bound(first + a, first + b, target) - first;
-    }
-    return std::lower_bound(first + a, first + b, target) - first;
-  }
-
-  const WindowFrameSpec& f_;
-  const RangeKeys* keys_;
-};
-
-// Output columns, indexed by input row.
-template <typename BuilderT, typename T>
-Result<ArrayRef> BuildArray(const std::vector<T>& values,
-                            const std::vector<uint8_t>* valid, const std::string& what) {
-  BuilderT builder;
-  arrow::Status st =
-      builder.AppendValues(values.data(), static_cast<int64_t>(values.size()),
-                           valid == nullptr ? nullptr : valid->data());
-  DELTA_ARROW_RETURN_NOT_OK(st, ErrorCode::kInternal, what);
-  DELTA_ARROW_ASSIGN_OR_RETURN(ArrayRef out, builder.Finish(), ErrorCode::kInternal,
-                               what);
-  return out;
-}
-
-// Gathers `source` at the input rows in `index` (-1: NULL).
-Result<ArrayRef> Gather(const ArrayRef& source, const std::vector<int64_t>& index,
-                        const std::string& what) {
-  std::vector<uint8_t> valid(index.size());
-  for (size_t i = 0; i < index.size(); ++i) valid[i] = index[i] >= 0;
-  DELTA_ASSIGN_OR_RETURN(ArrayRef idx,
-                         (BuildArray<arrow::Int64Builder>(index, &valid, what)));
-  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum out, arrow::compute::Take(source, idx),
-                               ErrorCode::kInternal, what);
-  return out.make_array();
-}
-
-struct CallContext {
-  const WindowCall& call;
-  const Layout& layout;
-  std::vector<ArrayRef> args;  ///< evaluated, input order
-  std::string what;            ///< "rank()" for messages
-  int64_t n = 0;
-};
-
 Result<ArrayRef> Ranking(const CallContext& c) {
   const std::string& fn = c.call.name;
   std::vector<int32_t> ints(static_cast<size_t>(c.n));
@@ -397,197 +212,6 @@ Result<ArrayRef> Offset(const CallContext& c) {
   return out.make_array();
 }
 
-// first_value/last_value/nth_value/min/max: the row whose value the frame yields.
-Result<ArrayRef> PickInFrame(const CallContext& c, const FrameFinder& frames) {
-  const std::string& fn = c.call.name;
-  const arrow::Array& values = *c.args[0];
-  const auto& rows = c.layout.rows;
-  const bool extreme = fn == "min" || fn == "max";
-  Comparator compare = nullptr;
-  if (extreme) {
-    DELTA_ASSIGN_OR_RETURN(compare, ComparatorFor(*values.type(), c.what));
-  }
-  auto better = [&](int64_t a, int64_t b) {  // a beats b (input rows; b may be -1)
-    if (b < 0) return true;
-    const int cmp = compare(values, a, values, b);
-    return fn == "max" ? cmp > 0 : cmp < 0;
-  };
-  // Frames that start at the partition grow monotonically: extend the running best.
-  const bool running = c.call.frame.start == FrameBoundKind::kUnboundedPreceding;
-  int64_t best = -1;
-  int64_t scanned = -1;
-  std::vector<int64_t> source(static_cast<size_t>(c.n), -1);
-  DELTA_RETURN_IF_ERROR(ForEachPosition(c.layout, [&](const Position& p) -> Status {
-    auto [lo, hi] = frames.Of(p);
-    int64_t pick = -1;
-    if (extreme) {
-      if (!running || p.i == p.ps) {
-        best = -1;
-        scanned = lo;
-      }
-      for (int64_t j = scanned; j < hi; ++j) {
-        if (values.IsValid(rows[j]) && better(rows[j], best)) best = rows[j];
-      }
-      scanned = std::max(scanned, hi);
-      pick = best;
-    } else if (fn == "nth_value") {
-      int64_t seen = 0;
-      for (int64_t j = lo; j < hi && pick < 0; ++j) {
-        if (c.call.ignore_nulls && values.IsNull(rows[j])) continue;
-        if (++seen == c.call.offset) pick = rows[j];
-      }
-    } else if (fn == "last_value" || fn == "last") {
-      for (int64_t j = hi - 1; j >= lo && pick < 0; --j) {
-        if (!c.call.ignore_nulls || values.IsValid(rows[j])) pick = rows[j];
-      }
-    } else {  // first_value, first, any_value
-      for (int64_t j = lo; j < hi && pick < 0; ++j) {
-        if (!c.call.ignore_nulls || values.IsValid(rows[j])) pick = rows[j];
-      }
-    }
-    source[rows[p.i]] = pick;
-    return OkStatus();
-  }));
-  return Gather(c.args[0], source, c.what);
-}
-
-// count/sum/avg over frames, from per-partition prefix sums.
-Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
-  const std::string& fn = c.call.name;
-  const bool count = fn == "count";
-  const bool average = fn == "avg" || fn == "mean";
-  const DataType* arg_type = c.args.empty() ? nullptr : c.call.args[0]->type.get();
-  const bool decimal =
-      !count && arg_type != nullptr && arg_type->kind() == TypeKind::kDecimal;
-  const bool integer =
-      !count && arg_type != nullptr && arg_type->is_integral() && !average;
-  // The arguments in window order: the prefix sums read them sequentially.
-  std::vector<ArrayRef> args;
-  for (const auto& a : c.args) {
-    DELTA_ASSIGN_OR_RETURN(ArrayRef sorted, InWindowOrder(c.layout, a));
-    args.push_back(std::move(sorted));
-  }
-  ArrayRef values;
-  if (!count && !decimal) {
-    DELTA_ARROW_ASSIGN_OR_RETURN(
-        arrow::Datum d,
-        arrow::compute::Cast(args[0], integer ? arrow::int64() : arrow::float64()),
-        ErrorCode::kInternal, c.what);
-    values = d.make_array();
-  }
-  auto valid_at = [&](int64_t position) {
-    for (const auto& a : args) {
-      if (a->IsNull(position)) return false;
-    }
-    return true;
-  };
-  const auto& rows = c.layout.rows;
-  std::vector<int64_t> counts_prefix;
-  std::vector<Int128> exact_prefix;
-  std::vector<double> double_prefix;
-  int64_t current_ps = -1;
-  const auto n = static_cast<size_t>(c.n);
-  std::vector<int64_t> out_count(count ? n : 0);
-  std::vector<Int128> out_exact(decimal || integer ? n : 0);
-  std::vector<double> out_double(!count && !decimal && !integer ? n : 0);
-  std::vector<int64_t> out_n(n);
-  DELTA_RETURN_IF_ERROR(ForEachPosition(c.layout, [&](const Position& p) -> Status {
-    if (p.ps != current_ps) {  // prefix sums of this partition, [0] = 0
-      current_ps = p.ps;
-      const auto size = static_cast<size_t>(p.pe - p.ps);
-      counts_prefix.assign(size + 1, 0);
-      if (decimal || integer) exact_prefix.assign(size + 1, 0);
-      if (!count && !decimal && !integer) double_prefix.assign(size + 1, 0.0);
-      for (size_t k = 0; k < size; ++k) {
-        const int64_t row = p.ps + static_cast<int64_t>(k);  // a window position
-        const bool valid = valid_at(row);
-        counts_prefix[k + 1] = counts_prefix[k] + (valid ? 1 : 0);
-        if (decimal) {
-          exact_prefix[k + 1] =
-              exact_prefix[k] +
-              (valid
-                   ? DecimalAt(static_cast<const arrow::Decimal128Array&>(*args[0]), row)
-                   : 0);
-        } else if (integer) {
-          exact_prefix[k + 1] =
-              exact_prefix[k] +
-              (valid ? static_cast<const arrow::Int64Array&>(*values).Value(row) : 0);
-        } else if (!count) {
-          double_prefix[k + 1] =
-              double_prefix[k] +
-              (valid ? static_cast<const arrow::DoubleArray&>(*values).Value(row) : 0.0);
-        }
-      }
-    }
-    auto [lo, hi] = frames.Of(p);
-    const auto a = static_cast<size_t>(lo - p.ps);
-    const auto b = static_cast<size_t>(hi - p.ps);
-    const int64_t row = rows[p.i];
-    const int64_t cnt = c.args.empty() ? hi - lo : counts_prefix[b] - counts_prefix[a];
-    out_n[row] = cnt;
-    if (count) {
-      out_count[row] = cnt;
-    } else if (decimal || integer) {
-      out_exact[row] = exact_prefix[b] - exact_prefix[a];
-    } else if (a == 0) {
-      out_double[row] = double_prefix[b];  // the running sum, added in frame order
-    } else {
-      double sum = 0;  // a sliding frame: added afresh, as Spark's sliding frames do
-      const auto& dv = static_cast<const arrow::DoubleArray&>(*values);
-      for (int64_t j = lo; j < hi; ++j) {
-        if (valid_at(j)) sum += dv.Value(j);
-      }
-      out_double[row] = sum;
-    }
-    return OkStatus();
-  }));
-  if (count) return BuildArray<arrow::Int64Builder>(out_count, nullptr, c.what);
-  std::vector<uint8_t> valid(n);
-  for (size_t r = 0; r < n; ++r) valid[r] = out_n[r] > 0;  // sum of nothing is NULL
-  if (integer) {
-    std::vector<int64_t> ints(n, 0);
-    for (size_t r = 0; r < n; ++r) {
-      if (out_exact[r] > INT64_MAX || out_exact[r] < INT64_MIN) {
-        return MakeError(ErrorCode::kInvalidArgument,
-                         "{}: arithmetic overflow, the sum does not fit BIGINT "
-                         "(use CAST(... AS DECIMAL(38, 0)) or try_cast)",
-                         c.what);
-      }
-      ints[r] = static_cast<int64_t>(out_exact[r]);
-    }
-    return BuildArray<arrow::Int64Builder>(ints, &valid, c.what);
-  }
-  if (!decimal) {
-    if (average) {
-      for (size_t r = 0; r < n; ++r) {
-        if (valid[r]) out_double[r] /= static_cast<double>(out_n[r]);
-      }
-    }
-    return BuildArray<arrow::DoubleBuilder>(out_double, &valid, c.what);
-  }
-  DELTA_ASSIGN_OR_RETURN(auto type, ToArrowType(*c.call.type));
-  arrow::Decimal128Builder builder(type);
-  const auto& in = static_cast<const DecimalType&>(*arg_type);
-  for (size_t r = 0; r < n; ++r) {
-    arrow::Status st;
-    if (!valid[r]) {
-      st = builder.AppendNull();
-    } else {
-      DELTA_ASSIGN_OR_RETURN(
-          Int128 v,
-          DecimalSumResult(out_exact[r], out_n[r], average, in,
-                           static_cast<const DecimalType&>(*c.call.type), c.what));
-      st = builder.Append(
-          arrow::Decimal128(static_cast<int64_t>(v >> 64),
-                            static_cast<uint64_t>(static_cast<unsigned __int128>(v))));
-    }
-    DELTA_ARROW_RETURN_NOT_OK(st, ErrorCode::kInternal, c.what);
-  }
-  DELTA_ARROW_ASSIGN_OR_RETURN(ArrayRef out, builder.Finish(), ErrorCode::kInternal,
-                               c.what);
-  return out;
-}
-
 Result<ArrayRef> ComputeCall(const WindowCall& call, const Layout& layout,
                              const arrow::RecordBatch& batch, const EvalOptions& eval) {
   CallContext c{call, layout, {}, call.name + "()", batch.num_rows()};
@@ -597,24 +221,28 @@ Result<ArrayRef> ComputeCall(const WindowCall& call, const Layout& layout,
   }
   if (call.name == "lag" || call.name == "lead") return Offset(c);
   if (IsRankingWindowFunction(call.name)) return Ranking(c);
-  RangeKeys keys;
-  const bool value_range =
-      !call.frame.rows && (call.frame.start == FrameBoundKind::kPreceding ||
-                           call.frame.start == FrameBoundKind::kFollowing ||
-                           call.frame.end == FrameBoundKind::kPreceding ||
-                           call.frame.end == FrameBoundKind::kFollowing);
-  if (value_range) {
-    DELTA_ASSIGN_OR_RETURN(keys, MakeRangeKeys(layout, call));
-  }
-  FrameFinder frames(call.frame, &keys);
-  if (call.name == "count" || call.name == "sum" || call.name == "avg" ||
-      call.name == "mean") {
-    return SumInFrame(c, frames);
-  }
-  return PickInFrame(c, frames);
+  return FrameFunction(c);
 }
 
 }  // namespace
+
+// `values` (in input order) in window order.
+Result<ArrayRef> InWindowOrder(const Layout& layout, const ArrayRef& values) {
+  if (layout.indices == nullptr) return values;
+  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum d,
+                               arrow::compute::Take(values, layout.indices),
+                               ErrorCode::kInternal, "window");
+  return d.make_array();
+}
+
+// Gathers `source` at the input rows in `index` (-1: NULL).
+Result<ArrayRef> Gather(const ArrayRef& source, const std::vector<int64_t>& index,
+                        const std::string& what) {
+  DELTA_ASSIGN_OR_RETURN(ArrayRef idx, IndexArray(index));
+  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum out, arrow::compute::Take(source, idx),
+                               ErrorCode::kInternal, what);
+  return out.make_array();
+}
 
 Result<BatchRef> ComputeWindows(const BatchRef& rows,
                                 const std::vector<WindowCall>& calls,
