@@ -54,6 +54,9 @@ macro(resolve_system_deps)
   find_package(yaml-cpp REQUIRED)
   # xxHash (contract hashes; header-only: XXH_INLINE_ALL, so nothing to link).
   find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)
+  # Digests (md5, sha1, sha2) and crc32 of the SQL function library.
+  find_package(OpenSSL REQUIRED)
+  find_package(ZLIB REQUIRED)
   resolve_datasketches()
 endmacro()
 

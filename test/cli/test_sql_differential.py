@@ -39,6 +39,20 @@ def _window_rows(count=60):
 
 TABLES["w"] = ("id INT, grp STRING, v INT, x DOUBLE, d DECIMAL(8,2)", _window_rows())
 
+# Values for the function library: non-ASCII text, an empty string, dates and
+# timestamps before 1970 and on leap days, negative and zero numbers, a NULL row.
+_F_DDL = "id INT, s STRING, t TIMESTAMP, d DATE, x DOUBLE, n INT"
+_F_ROWS = ", ".join([
+    "(1, 'hello world', TIMESTAMP'2024-03-05 13:45:10.123456', DATE'2024-03-05', 2.5, 3)",
+    "(2, 'ÉCOLE été', TIMESTAMP'1999-12-31 23:59:59', DATE'2024-02-29', -1.5, -2)",
+    "(3, '', TIMESTAMP'1969-07-20 20:17:40', DATE'1969-07-20', 0.0, 0)",
+    "(4, NULL, NULL, NULL, NULL, NULL)",
+    "(5, 'a,b,,c', TIMESTAMP'2024-12-30 00:00:00', DATE'2021-01-03', 100.0, 12)",
+    "(6, '  padded  ', TIMESTAMP'2020-02-29 12:00:00', DATE'2023-01-31', 1e-3, 7)",
+    "(7, 'foo123bar45', TIMESTAMP'2024-01-01 00:00:01', DATE'2024-12-31', -0.0, 1)",
+])
+TABLES["f"] = (_F_DDL, _F_ROWS)
+
 QUERIES = [
     # set operations, each kind, with NULLs and duplicates on both sides
     "SELECT * FROM {a} UNION ALL SELECT * FROM {b}",
@@ -79,9 +93,11 @@ QUERIES = [
     "SELECT x.id AS xid, y.id AS yid FROM {a} x FULL OUTER JOIN {b} y ON x.id = y.id",
     "SELECT * FROM {a} x LEFT SEMI JOIN {b} y ON x.id = y.id",
     "SELECT * FROM {a} x LEFT ANTI JOIN {b} y ON x.id = y.id",
-    "SELECT id, name, x.amount AS xa, y.amount AS ya FROM {a} x JOIN {b} y USING (id, name)",
+    "SELECT id, name, x.amount AS xa, y.amount AS ya FROM {a} x JOIN {b} y USING (id, "
+    "name)",
     "SELECT id, x.name AS xn, y.name AS yn FROM {a} x FULL JOIN {c} y USING (id)",
-    "SELECT x.id, y.id AS yid FROM {a} x JOIN {b} y ON x.id = y.id AND x.amount < y.amount + 1",
+    "SELECT x.id, y.id AS yid FROM {a} x JOIN {b} y ON x.id = y.id AND x.amount < "
+    "y.amount + 1",
     "SELECT x.id, y.name FROM {a} x CROSS JOIN {c} y",
     "SELECT x.id, y.id AS yid FROM {a} x JOIN {c} y ON x.id < y.id",
     "SELECT x.name, count(*) AS n, sum(y.amount) AS total FROM {a} x "
@@ -94,7 +110,8 @@ QUERIES = [
     "WITH x AS (SELECT * FROM {a} WHERE id IS NOT NULL), "
     "y AS (SELECT id, amount FROM x WHERE amount >= 10) "
     "SELECT * FROM y UNION ALL SELECT * FROM y",
-    "WITH t(k, v) AS (SELECT id, amount FROM {b}) SELECT k, count(v) AS n FROM t GROUP BY k",
+    "WITH t(k, v) AS (SELECT id, amount FROM {b}) SELECT k, count(v) AS n FROM t GROUP "
+    "BY k",
     "WITH t AS (SELECT id FROM {a} UNION SELECT id FROM {b}) "
     "SELECT count(*) AS n, count(id) AS ids FROM t",
     "SELECT * FROM (WITH t AS (SELECT id, name FROM {c}) SELECT * FROM t) s WHERE id > 4",
@@ -185,6 +202,106 @@ QUERIES = [
     "WHERE y.name = x.name)",
     "SELECT * FROM {b} WHERE name IN (SELECT name FROM {a} WHERE id IN "
     "(SELECT id FROM {c} UNION ALL SELECT 2))",
+    # the function library (docs/sql.md "Functions"): values, NULLs, and the column
+    # names Spark gives unaliased calls
+
+    # strings
+    "SELECT id, concat_ws('-', s, 'x', NULL, s) AS r FROM {f}",
+    "SELECT id, concat_ws(s, 'a', 'b') AS r FROM {f}",
+    "SELECT id, lpad(s, 8, 'xy') AS l, rpad(s, 8, 'xy') AS r, lpad(s, 3) AS l3, rpad(s, "
+    "n) AS rn FROM {f}",
+    "SELECT id, lpad(s, 4, '') AS r FROM {f}",
+    "SELECT id, initcap(s) AS r FROM {f}",
+    "SELECT id, instr(s, 'o') AS i, locate('o', s) AS l, locate('o', s, 6) AS l6, "
+    "locate('o', s, n) AS ln FROM {f}",
+    "SELECT id, replace(s, 'o', '0') AS r, replace(s, 'l') AS r2, replace(s, '', 'z') "
+    "AS r3 FROM {f}",
+    "SELECT id, translate(s, 'lo ', 'L0') AS r FROM {f}",
+    "SELECT id, regexp_extract(s, '([a-z]+)([0-9]+)', 1) AS g1, regexp_extract(s, "
+    "'([a-z]+)([0-9]+)', 2) AS g2, regexp_extract(s, '[a-z]+', 0) AS g0 FROM {f}",
+    "SELECT id, regexp_extract(s, '(a)|(o)', 2) AS r FROM {f}",
+    "SELECT id, regexp_replace(s, '[aeiou]', '*') AS r, regexp_replace(s, "
+    "'([a-z]+)([0-9]+)', '$2$1') AS sw FROM {f}",
+    "SELECT id, s RLIKE '^[a-z ]+$' AS m, regexp_like(s, 'o+') AS l FROM {f}",
+    "SELECT id, reverse(s) AS r, repeat(s, 2) AS rr, left(s, 3) AS l, right(s, 3) AS "
+    "rt, left(s, n) AS ln FROM {f}",
+    "SELECT id, ascii(s) AS a, octet_length(s) AS o, bit_length(s) AS b, length(s) AS "
+    "len FROM {f}",
+    "SELECT id, startswith(s, 'he') AS sw, endswith(s, 'ld') AS ew, contains(s, 'o') AS "
+    "c FROM {f}",
+    "SELECT id, btrim(s) AS b, btrim(s, ' p') AS bp FROM {f}",
+    "SELECT id, split_part(s, ',', 2) AS p2, split_part(s, ',', -1) AS pl, "
+    "split_part(s, ',', 9) AS p9 FROM {f}",
+    "SELECT id, concat(space(n), s) AS r FROM {f} WHERE n >= 0",
+    "SELECT id, upper(s) AS u, lower(s) AS l, trim(s) AS t FROM {f}",
+    # math
+    "SELECT id, pow(x, 2) AS p, power(2, n) AS p2, sqrt(x) AS s, cbrt(x) AS c, exp(x) "
+    "AS e FROM {f}",
+    "SELECT id, ln(x) AS l, log10(x) AS l10, log2(x) AS l2, log(2, x) AS lb, log(x) AS "
+    "l1 FROM {f}",
+    "SELECT id, sign(x) AS s, signum(n) AS sn, degrees(x) AS dg, radians(x) AS rd FROM {f}",
+    "SELECT id, sin(x) AS s, cos(x) AS c, tan(x) AS t, atan(x) AS a, atan2(x, 2) AS a2 "
+    "FROM {f}",
+    "SELECT id, floor(x) AS f, ceil(x) AS c, ceiling(n) AS cn, floor(CAST(x AS "
+    "DECIMAL(10,3))) AS fd, ceil(CAST(x AS DECIMAL(10,3))) AS cd FROM {f}",
+    "SELECT id, mod(n, 3) AS m, pmod(n, 3) AS p, pmod(x, 2) AS px, n % 5 AS r FROM {f}",
+    "SELECT id, bround(x, 0) AS b, round(x, 0) AS r, bround(CAST(x AS DECIMAL(10,3)), "
+    "0) AS bd, bround(n, -1) AS bn FROM {f}",
+    "SELECT id, greatest(n, 2, id) AS g, least(n, 2, id) AS l, greatest(x, n) AS gx, "
+    "least(s, 'b') AS ls FROM {f}",
+    "SELECT pi() AS p, e() AS e",
+    # date and time
+    "SELECT id, hour(t) AS h, minute(t) AS m, second(t) AS s FROM {f}",
+    "SELECT id, dayofweek(d) AS dw, weekday(d) AS wd, dayofyear(d) AS dy, weekofyear(d) "
+    "AS wy, quarter(d) AS q FROM {f}",
+    "SELECT id, dayofweek(t) AS dw, weekofyear(t) AS wy, year(t) AS y, month(t) AS mo, "
+    "day(t) AS dd FROM {f}",
+    "SELECT id, datediff(d, DATE'2024-01-01') AS dd, datediff(t, d) AS dt, date_diff(d, "
+    "t) AS d2 FROM {f}",
+    "SELECT id, months_between(t, d) AS mb, months_between(d, TIMESTAMP'2000-02-29 "
+    "10:00:00', false) AS mbf FROM {f}",
+    "SELECT id, add_months(d, n) AS a, add_months(d, -13) AS b, last_day(d) AS l FROM {f}",
+    "SELECT id, date_format(t, 'yyyy-MM-dd HH:mm:ss.SSS') AS a, date_format(t, 'EEE, d "
+    "MMM yy h:mm a') AS b, date_format(d, 'EEEE MMMM D Q') AS c FROM {f}",
+    "SELECT id, date_trunc('YEAR', t) AS y, date_trunc('quarter', t) AS q, "
+    "date_trunc('MM', t) AS m, date_trunc('week', t) AS w, date_trunc('DAY', t) AS dd, "
+    "date_trunc('hour', t) AS h, date_trunc('second', t) AS s FROM {f}",
+    "SELECT id, trunc(d, 'YEAR') AS y, trunc(d, 'QUARTER') AS q, trunc(d, 'MONTH') AS "
+    "m, trunc(d, 'WEEK') AS w FROM {f}",
+    "SELECT id, unix_timestamp(t) AS u, to_unix_timestamp(d) AS ud, unix_seconds(t) AS "
+    "us, unix_date(d) AS ud2 FROM {f}",
+    "SELECT id, from_unixtime(unix_timestamp(t)) AS f, from_unixtime(n * 100000, "
+    "'yyyy/MM/dd HH') AS g FROM {f}",
+    "SELECT id, make_date(2000 + n, 2, 28) AS m, timestamp_seconds(n * 86400) AS ts, "
+    "date_from_unix_date(n) AS dd FROM {f} WHERE n > 0",
+    "SELECT unix_timestamp('2024-03-05 10:11:12') AS a, unix_timestamp('05/03/2024', "
+    "'dd/MM/yyyy') AS b",
+    # hashing
+    "SELECT id, md5(s) AS m, sha1(s) AS s1, sha2(s, 256) AS s2, sha2(s, 512) AS s5, "
+    "sha2(s, 0) AS s0, crc32(s) AS c FROM {f}",
+    "SELECT id, sha2(s, 224) AS a, sha2(s, 384) AS b, sha(s) AS c FROM {f}",
+    # names as Spark spells them (no aliases)
+    "SELECT lpad(s, 5, '.'), instr(s, 'o'), floor(x), ceil(x), greatest(n, 1), "
+    "date_format(t, 'yyyy') FROM {f}",
+    "SELECT pow(x, 2), mod(n, 2), datediff(d, d), sha2(s, 256), concat_ws(',', s, s) "
+    "FROM {f}",
+    "SELECT ceiling(x), sign(x), signum(x), position('o', s), date_diff(d, d), sha(s), "
+    "power(x, 2), ln(x), log(x), log(2, x) FROM {f}",
+    "SELECT bround(x, 1), pmod(n, 2), greatest(x, 1), least(x, 1), hour(t), "
+    "dayofweek(d), weekofyear(d), months_between(t, d), add_months(d, 1), last_day(d) "
+    "FROM {f}",
+    "SELECT date_trunc('YEAR', t), trunc(d, 'MM'), unix_timestamp(t), from_unixtime(n), "
+    "make_date(2020, 1, 1), regexp_extract(s, 'o', 0), regexp_replace(s, 'o', 'x'), "
+    "translate(s, 'a', 'b'), initcap(s), btrim(s) FROM {f}",
+    "SELECT md5(s), crc32(s), split_part(s, ',', 1), left(s, 1), right(s, 1), repeat(s, "
+    "1), reverse(s), ascii(s), startswith(s, 'a'), contains(s, 'a') FROM {f}",
+    "SELECT lpad(s, 3), rpad(s, 3), regexp_extract(s, '(o)'), replace(s, 'l'), btrim(s, "
+    "'x'), locate('o', s), to_unix_timestamp(t), split_part(s, ',', 1), concat_ws('-', "
+    "s) FROM {f}",
+    "SELECT id, regexp_replace(s, 'o', '0', 6) AS r, regexp_replace(s, '^.', '_', 2) AS "
+    "r2 FROM {f}",
+    "SELECT regexp_replace(s, 'o', '0', 6), regexp_extract(s, '(o)', 1), date_format(d, "
+    "'yyyy'), datediff(t, d), bround(n, 0), greatest(s, 'a') FROM {f}",
 ]
 
 # Doubles are compared to 12 significant digits (docs/sql.md "Differential testing"):

@@ -36,4 +36,15 @@ Result<std::shared_ptr<arrow::Array>> ParseDatetimeArray(const arrow::Array& str
                                                          std::string_view pattern,
                                                          bool to_date, bool lenient);
 
+/// `micros` (since the epoch, UTC) written with a Spark datetime pattern, as
+/// date_format and from_unixtime do (datetime_print.cc): G (era), y, M and L (3 letters
+/// "Jan", 4 "January"), d, D (day of year), Q and q (quarter), E ("Mon", 4 letters
+/// "Monday"), a (AM/PM), H, h, K, k, m, s, S (fraction, truncated), the zone letters z,
+/// Z, X, x (the session zone is UTC), quoted text and other characters as they are.
+/// kInvalidArgument naming the letter for any other letter or an unterminated quote.
+Result<std::string> FormatWithPattern(int64_t micros, std::string_view pattern);
+
+/// kInvalidArgument when FormatWithPattern would refuse `pattern`.
+Status CheckFormatPattern(std::string_view pattern);
+
 }  // namespace deltaguard

@@ -5,14 +5,17 @@
 #include <arrow/compute/api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/datetime_format.h"
 #include "deltaguard/exec/expr_eval_internal.h"
+#include "deltaguard/exec/expr_eval_library_internal.h"
 #include "deltaguard/exec/spark_cast_internal.h"
 
 namespace deltaguard::internal {
@@ -53,7 +56,9 @@ Result<Datum> Evaluator::Modulo(const std::vector<Datum>& a, const BoundExpr& e)
 Result<Datum> Evaluator::Round(const std::vector<Datum>& a, const BoundExpr& e) {
   int64_t digits = IntLiteral(*e.args[1]);
   const DataType& in = *e.args[0]->type;
-  cp::RoundOptions opts(digits, cp::RoundMode::HALF_TOWARDS_INFINITY);
+  cp::RoundOptions opts(digits, e.name == "bround"
+                                    ? cp::RoundMode::HALF_TO_EVEN
+                                    : cp::RoundMode::HALF_TOWARDS_INFINITY);
   if (in.is_integral()) {
     if (digits >= 0) return a[0];
     DELTA_ASSIGN_OR_RETURN(Datum dec, Cast(a[0], DecimalType(20, 0), false));
@@ -71,6 +76,45 @@ Result<Datum> Evaluator::Round(const std::vector<Datum>& a, const BoundExpr& e) 
     return Call("round", {x}, e, &opts);
   }
   return Call("round", {a[0]}, e, &opts);
+}
+
+Result<Datum> Evaluator::FloorCeil(const std::vector<Datum>& a, const BoundExpr& e) {
+  const bool floor = e.fn == BoundFn::kFloor;
+  const DataType& in = *e.args[0]->type;
+  if (in.is_integral()) return Cast(a[0], *e.type, false);
+  if (in.kind() == TypeKind::kDecimal) {
+    // Exact on the decimal; the result type has the integer digits plus one.
+    const auto& d = static_cast<const DecimalType&>(in);
+    Datum widened = a[0];
+    if (d.precision() < DecimalType::kMaxPrecision) {
+      DELTA_ASSIGN_OR_RETURN(
+          widened, Cast(widened, DecimalType(d.precision() + 1, d.scale()), false));
+    }
+    DELTA_ASSIGN_OR_RETURN(Datum r, Call(floor ? "floor" : "ceil", {widened}, e));
+    return Cast(r, *e.type, false);
+  }
+  // DOUBLE/FLOAT to BIGINT as Java's (long) conversion: NaN 0, out of range saturates.
+  DELTA_ASSIGN_OR_RETURN(Datum d, Cast(a[0], *DataType::Double(), false));
+  DELTA_ASSIGN_OR_RETURN(Datum r, Call(floor ? "floor" : "ceil", {d}, e));
+  DELTA_ASSIGN_OR_RETURN(auto arr, AsArray(r, 1));
+  const auto& dbl = static_cast<const arrow::DoubleArray&>(*arr);
+  arrow::Int64Builder b;
+  DELTA_ARROW_RETURN_NOT_OK(b.Reserve(dbl.length()), ErrorCode::kInternal, e.name);
+  for (int64_t i = 0; i < dbl.length(); ++i) {
+    if (dbl.IsNull(i)) {
+      b.UnsafeAppendNull();
+      continue;
+    }
+    const double v = dbl.Value(i);
+    const int64_t l = std::isnan(v)                   ? 0
+                      : v >= 9.223372036854775807e18  ? INT64_MAX
+                      : v <= -9.223372036854775808e18 ? INT64_MIN
+                                                      : static_cast<int64_t>(v);
+    b.UnsafeAppend(l);
+  }
+  std::shared_ptr<arrow::Array> out;
+  DELTA_ARROW_RETURN_NOT_OK(b.Finish(&out), ErrorCode::kInternal, e.name);
+  return Like(out, r.is_scalar());
 }
 
 Result<Datum> Evaluator::Substring(const std::vector<Datum>& a, const BoundExpr& e) {
@@ -189,6 +233,19 @@ Result<Datum> Evaluator::CallFn(const BoundExpr& e) {
       return Call("abs_checked", a, e);
     case BoundFn::kRound:
       return Round(a, e);
+    case BoundFn::kGreatest:
+    case BoundFn::kLeast: {
+      cp::ElementWiseAggregateOptions opts(/*skip_nulls=*/true);
+      return Call(e.fn == BoundFn::kGreatest ? "max_element_wise" : "min_element_wise", a,
+                  e, &opts);
+    }
+    case BoundFn::kFloor:
+    case BoundFn::kCeil:
+      return FloorCeil(a, e);
+    case BoundFn::kLibrary: {
+      LibraryCall call{e, a, batch_.num_rows(), now_micros_};
+      return CallLibrary(call);
+    }
     case BoundFn::kCurrentDate: {
       int64_t days = now_micros_ / (86400LL * 1000000);
       if (now_micros_ < 0 && now_micros_ % (86400LL * 1000000) != 0) --days;

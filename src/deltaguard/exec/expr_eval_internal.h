@@ -76,6 +76,7 @@ class Evaluator {
   Result<Datum> Divide(std::vector<Datum> a, const BoundExpr& e);
   Result<Datum> Round(const std::vector<Datum>& a, const BoundExpr& e);
   Result<Datum> Substring(const std::vector<Datum>& a, const BoundExpr& e);
+  Result<Datum> FloorCeil(const std::vector<Datum>& a, const BoundExpr& e);
   Result<Datum> CallFn(const BoundExpr& e);
 
   const arrow::RecordBatch& batch_;

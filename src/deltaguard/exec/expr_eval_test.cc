@@ -390,5 +390,31 @@ TEST_F(ExprEvalTest, InListOf100kValuesIsASetLookupWithSqlNulls) {
   EXPECT_EQ(Show("s IN ('banana', 'cherry', 'x')"), "[false, true, null, true]");
 }
 
+TEST_F(ExprEvalTest, LibraryKernelsMixColumnsAndConstants) {
+  // s: "Apple ", "banana", null, "cherry"; i: 1, -7, null, 2147483647
+  EXPECT_EQ(Show("lpad(s, 8, '*')"), "[**Apple , **banana, null, **cherry]");
+  EXPECT_EQ(Show("concat_ws('/', s, 'x')"), "[Apple /x, banana/x, x, cherry/x]");
+  EXPECT_EQ(Show("instr(s, 'an')"), "[0, 2, null, 0]");
+  // a constant call over a batch still gives one value per row
+  EXPECT_EQ(Show("upper(initcap('ab cd'))"), "[AB CD, AB CD, AB CD, AB CD]");
+  EXPECT_EQ(Show("left(s, i)"), "[A, , null, cherry]");
+  EXPECT_EQ(Show("greatest(i, j, 0)"), "[2, 0, 3, 2147483647]");
+  EXPECT_EQ(Show("floor(x)"), "[1, -3, null, 0]");
+  EXPECT_EQ(Show("hour(ts)"), "[10, 0, null, 0]");
+  EXPECT_EQ(Show("date_format(d, 'yyyy-MM-dd EEE')"),
+            "[2024-01-01 Mon, 1970-01-01 Thu, null, 1970-01-02 Fri]");
+}
+
+TEST_F(ExprEvalTest, LibraryKernelErrorsNameTheFunction) {
+  // Rows with a part number 0 fail as Spark's INVALID_INDEX_OF_ZERO.
+  Error e = EvalError("split_part(s, 'a', j - 2)");
+  EXPECT_NE(e.message.find("INVALID_INDEX_OF_ZERO"), std::string::npos) << e.message;
+  e = EvalError("make_date(2023, j, 31)");
+  EXPECT_NE(e.message.find("DATETIME_FIELD_OUT_OF_BOUNDS"), std::string::npos)
+      << e.message;
+  e = EvalError("regexp_replace(s, '(', 'x')");
+  EXPECT_NE(e.message.find("regexp_replace"), std::string::npos) << e.message;
+}
+
 }  // namespace
 }  // namespace deltaguard

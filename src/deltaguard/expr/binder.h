@@ -82,7 +82,11 @@ enum class BoundFn : uint8_t {
   kSubstring,  ///< args[1] (pos) and optional args[2] (len) are integer literals
   kConcat,     ///< NULL if any argument is NULL
   kAbs,
-  kRound,  ///< args[1] is an integer literal (digits)
+  kRound,     ///< args[1] is an integer literal (digits); `bround` rounds HALF_EVEN
+  kGreatest,  ///< args of one common type; NULLs skipped, NULL only when all are
+  kLeast,
+  kFloor,  ///< numeric: BIGINT, or DECIMAL(p-s+1, 0) for a DECIMAL(p, s)
+  kCeil,
   kCurrentDate,
   kCurrentTimestamp,
   kDateAdd,  ///< date + integer days
@@ -94,6 +98,11 @@ enum class BoundFn : uint8_t {
   kToTimestamp,  ///< to_timestamp(x [, pattern]); `try_cast` for try_to_timestamp
   /// count/sum/min/max/avg: recognised and typed, evaluated by an aggregation layer.
   kAggregate,
+  /// A function of the library (string, math, date and time, hashing; binder_library.cc
+  /// lists them): `name` is its canonical name, which the evaluator's kernel table
+  /// (exec/expr_eval_library.cc) is keyed by; arguments are already cast as the
+  /// signature says.
+  kLibrary,
 };
 
 struct BoundExpr {
@@ -161,6 +170,21 @@ bool ContainsAggregate(const BoundExpr& expr);
 /// offset and value functions. The binder refuses them (and any OVER) outside the
 /// select list, QUALIFY and ORDER BY of a query, which plans them (sql/query_window.cc).
 bool IsWindowOnlyFunction(std::string_view name);
+/// Units of date_trunc and trunc (Spark's spellings, any case; binder_library.cc).
+enum TruncUnit : int {
+  kTruncYear,
+  kTruncQuarter,
+  kTruncMonth,
+  kTruncWeek,  ///< the Monday of the ISO week
+  kTruncDay,
+  kTruncHour,
+  kTruncMinute,
+  kTruncSecond,
+  kTruncMillisecond,
+  kTruncMicrosecond,
+};
+/// The unit `unit` names, or -1; units below a day only when `time_units` (date_trunc).
+int TruncUnitOf(std::string_view unit, bool time_units);
 /// Every column path the expression reads, as spelled in the schema, without repeats.
 std::vector<std::vector<std::string>> ReferencedColumns(const BoundExpr& expr);
 

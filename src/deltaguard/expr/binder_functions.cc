@@ -8,6 +8,7 @@
 
 #include "deltaguard/expr/binder_internal.h"
 #include "deltaguard/expr/printer.h"
+#include "deltaguard/schema/ddl.h"
 
 namespace deltaguard::internal {
 namespace {
@@ -15,7 +16,8 @@ namespace {
 constexpr std::string_view kSupported =
     "coalesce, if, iff, nvl, ifnull, nvl2, nullif, length, lower, upper, trim, ltrim, "
     "rtrim, substring, substr, concat, abs, "
-    "round, current_date, current_timestamp, date_add, date_sub, year, month, day, "
+    "round, bround, greatest, least, floor, ceil, ceiling, current_date, "
+    "current_timestamp, date_add, date_sub, year, month, day, "
     "dayofmonth, to_date, to_timestamp, try_to_timestamp, count, sum, min, max, avg";
 
 struct Fn {
@@ -39,6 +41,12 @@ constexpr Fn kFunctions[] = {
     {"concat", BoundFn::kConcat},
     {"abs", BoundFn::kAbs},
     {"round", BoundFn::kRound},
+    {"bround", BoundFn::kRound},  // HALF_EVEN (the evaluator reads the name)
+    {"greatest", BoundFn::kGreatest},
+    {"least", BoundFn::kLeast},
+    {"floor", BoundFn::kFloor},
+    {"ceil", BoundFn::kCeil},
+    {"ceiling", BoundFn::kCeil},
     {"current_date", BoundFn::kCurrentDate},
     {"current_timestamp", BoundFn::kCurrentTimestamp},
     {"now", BoundFn::kCurrentTimestamp},
@@ -65,8 +73,8 @@ Status Arity(const Expr& node, size_t n, size_t min, size_t max) {
                          : max == SIZE_MAX ? fmt::format("at least {}", min)
                                            : fmt::format("{} to {}", min, max);
   return MakeError(ErrorCode::kInvalidArgument,
-                   "function {}() takes {} argument{}, got {}", node.text, expected,
-                   (min == 1 && max == 1) ? "" : "s", n);
+                   "WRONG_NUM_ARGS: function {}() takes {} argument{}, got {}", node.text,
+                   expected, (min == 1 && max == 1) ? "" : "s", n);
 }
 
 Error ArgTypeError(const Expr& node, size_t i, const BoundExpr& arg,
@@ -115,9 +123,20 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
   for (const auto& f : kFunctions) {
     if (f.name == node.text) found = &f;
   }
+  if (node.text == "typeof") {
+    // The argument's type as Spark's catalog string ("int", "decimal(3,0)").
+    DELTA_RETURN_IF_ERROR(Arity(node, args.size(), 1, 1));
+    return MakeLiteral(
+        LiteralValue{DataType::String(), CatalogTypeString(*args[0]->type)});
+  }
+  if (found == nullptr && IsLibraryFunction(node.text)) {
+    return BindLibraryFunction(node, std::move(args));
+  }
   if (found == nullptr) {
-    return MakeError(ErrorCode::kInvalidArgument, "unknown function {}(); supported: {}",
-                     node.text, kSupported);
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "UNRESOLVED_ROUTINE: unknown function {}(); supported: {}, mod, "
+                     "pmod, typeof, {}",
+                     node.text, kSupported, LibraryFunctionNames());
   }
   const std::string& name = node.text;
   size_t n = args.size();
@@ -187,6 +206,33 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
         }
       }
       return call(BoundFn::kRound, t);
+    }
+    case BoundFn::kGreatest:
+    case BoundFn::kLeast: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 2, SIZE_MAX));
+      DELTA_ASSIGN_OR_RETURN(DataTypeRef type, Unify(&args, name));
+      if (type->is_nested() || type->kind() == TypeKind::kVariant) {
+        return ArgTypeError(node, 0, *args[0], "an orderable type");
+      }
+      if (type->kind() == TypeKind::kVoid) return NullOf(type);
+      return call(found->fn, type);
+    }
+    case BoundFn::kFloor:
+    case BoundFn::kCeil: {
+      DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
+      TypeKind k = args[0]->type->kind();
+      if (k == TypeKind::kString || k == TypeKind::kVoid) {
+        DELTA_ASSIGN_OR_RETURN(args[0], CastTo(args[0], DataType::Double()));
+      } else if (!args[0]->type->is_numeric()) {
+        return ArgTypeError(node, 0, *args[0], "numeric");
+      }
+      DataTypeRef t = DataType::Long();
+      if (args[0]->type->kind() == TypeKind::kDecimal) {
+        const auto& d = static_cast<const DecimalType&>(*args[0]->type);
+        t = d.scale() == 0 ? args[0]->type
+                           : BoundedDecimal(d.precision() - d.scale() + 1, 0);
+      }
+      return call(found->fn, t);
     }
     case BoundFn::kCurrentDate:
       DELTA_RETURN_IF_ERROR(Arity(node, n, 0, 0));

@@ -46,4 +46,10 @@ Status CheckCastable(const DataType& from, const DataType& to);
 
 Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> args);
 
+// binder_library.cc: the function library (BoundFn::kLibrary).
+bool IsLibraryFunction(std::string_view name);
+std::string LibraryFunctionNames();
+Result<BoundExprRef> BindLibraryFunction(const Expr& node,
+                                         std::vector<BoundExprRef> args);
+
 }  // namespace deltaguard::internal

@@ -367,7 +367,8 @@ Result<LiteralValue> EvaluateLiteral(const Expr& lit) {
 Result<LiteralValue> CoerceStringLiteral(const std::string& text,
                                          const DataType& target) {
   auto fail = [&]() {
-    return MakeError(ErrorCode::kInvalidArgument, "cannot cast string '{}' to {}", text,
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "CAST_INVALID_INPUT: cannot cast string '{}' to {}", text,
                      target.ToString());
   };
   std::string_view s = Trim(text);

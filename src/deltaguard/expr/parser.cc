@@ -434,6 +434,20 @@ class Parser {
     e->position = name.pos;
     if (AcceptSymbol("*")) {
       e->star = true;
+    } else if (e->text == "position" && !IsSymbol(Peek(), ")")) {
+      // position(substr IN str) as well as position(substr, str [, pos]); the
+      // operands of IN bind tighter than a predicate.
+      DELTA_ASSIGN_OR_RETURN(ExprRef sub, ParseAdditive());
+      e->children.push_back(sub);
+      if (AcceptKeyword("in")) {
+        DELTA_ASSIGN_OR_RETURN(ExprRef str, ParseAdditive());
+        e->children.push_back(str);
+      } else {
+        while (AcceptSymbol(",")) {
+          DELTA_ASSIGN_OR_RETURN(ExprRef arg, ParseOr());
+          e->children.push_back(arg);
+        }
+      }
     } else if (!IsSymbol(Peek(), ")")) {
       e->distinct = AcceptKeyword("distinct");
       do {

@@ -94,6 +94,32 @@ std::string WindowName(const Expr& e) {
   return out + sep + frame + ")";
 }
 
+// A function call as Spark names it: a few expressions have pretty names in capitals,
+// and some name the arguments they default (the name shows what was computed).
+std::string FunctionName(const Expr& e) {
+  const auto& c = e.children;
+  const std::string& f = e.text;
+  std::string args = Join(c, 0, c.size());
+  auto with = [&](std::string_view extra) {
+    return args.empty() ? std::string(extra) : args + ", " + std::string(extra);
+  };
+  if (f == "log" && c.size() == 1) return "LOG(E(), " + args + ")";
+  if (f == "floor" || f == "ceil" || f == "signum" || f == "power" || f == "log") {
+    return AsciiToUpper(f) + "(" + args + ")";
+  }
+  if ((f == "locate" || f == "position") && c.size() == 2) args = with("1");
+  if (f == "regexp_replace" && c.size() == 3) args = with("1");
+  if (f == "regexp_extract" && c.size() == 2) args = with("1");
+  if ((f == "lpad" || f == "rpad") && c.size() == 2) args = with(" ");
+  if (f == "replace" && c.size() == 2) args = with("");
+  if (f == "months_between" && c.size() == 2) args = with("true");
+  if ((f == "unix_timestamp" || f == "to_unix_timestamp" || f == "from_unixtime") &&
+      c.size() == 1) {
+    args = with("yyyy-MM-dd HH:mm:ss");
+  }
+  return f + "(" + args + ")";
+}
+
 }  // namespace
 
 // Spark names an unaliased column after `toPrettySQL(expr)`: binary operators in
@@ -166,7 +192,8 @@ std::string SparkColumnName(const Expr& e) {
     case ExprKind::kFunction:
       // Spark rewrites count(*) to count(1) and names it so.
       if (e.star) return e.text + "(1)";
-      return e.text + "(" + (e.distinct ? "DISTINCT " : "") + Join(c, 0, c.size()) + ")";
+      if (!e.distinct) return FunctionName(e);
+      return e.text + "(DISTINCT " + Join(c, 0, c.size()) + ")";
     case ExprKind::kWindow:
       return WindowName(e);
     case ExprKind::kSubquery:
