@@ -62,3 +62,25 @@ def test_statement_result_and_errors(tmp_path):
         s.sql("INSERT INTO t VALUES ('not a number')")
     assert s.sql("SELECT count(*) AS n FROM t").to_pylist() == [{"n": 0}]
     assert s.sql("CREATE TABLE u (x INT) USING delta").num_columns == 0
+
+
+def test_function_library_gives_the_cli_answers(tmp_path):
+    """Scalar, aggregate and array functions answer the same from Python and the CLI."""
+    wh = str(tmp_path / "wh")
+    dg.sql("CREATE TABLE ev (g STRING, s STRING, t TIMESTAMP, x DOUBLE) USING delta; "
+           "INSERT INTO ev VALUES ('a', 'hello world', TIMESTAMP'2024-03-05 13:45:10', 2.5), "
+           "('a', NULL, NULL, 4.5), ('b', 'été', TIMESTAMP'1969-07-20 20:17:40', -1.0)",
+           warehouse=wh)
+    query = ("SELECT g, concat_ws('|', collect_list(initcap(s))) AS names, "
+             "max_by(date_format(t, 'yyyy-MM-dd EEE'), x) AS latest, "
+             "stddev_pop(x) AS sd, sort_array(collect_set(floor(x))) AS floors, "
+             "md5(g) AS h FROM ev GROUP BY g ORDER BY g")
+    ours = dg.sql(query, warehouse=wh).to_pylist()
+    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
+    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    assert ours == theirs
+    assert ours[0] == {"g": "a", "names": "Hello World", "latest": None, "sd": 1.0,
+                       "floors": [2, 4], "h": "0cc175b9c0f1b6a831c399e269772661"}
+    assert ours[1]["latest"] == "1969-07-20 Sun"
+    with pytest.raises(dg.InvalidInputError, match="INVALID_INDEX_OF_ZERO"):
+        dg.sql("SELECT split_part('a,b', ',', 0)", warehouse=wh)

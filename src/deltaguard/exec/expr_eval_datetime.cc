@@ -201,6 +201,17 @@ Result<Datum> UnixTimestamp(const LibraryCall& c) {
 
 constexpr int64_t kMaxSeconds = INT64_MAX / kMicrosPerSecond;
 
+// Seconds since the epoch as microseconds; ARITHMETIC_OVERFLOW outside TIMESTAMP.
+Result<int64_t> SecondsToMicros(const LibraryCall& c, int64_t s) {
+  if (s > kMaxSeconds || s < -kMaxSeconds) {
+    return MakeError(
+        ErrorCode::kInvalidArgument,
+        "ARITHMETIC_OVERFLOW: {}(): {} seconds is out of the TIMESTAMP range", c.e.name,
+        s);
+  }
+  return s * kMicrosPerSecond;
+}
+
 Result<Datum> FromUnixtime(const LibraryCall& c) {
   std::string pattern =
       c.args.size() > 1 ? c.StrLiteral(1) : std::string(kDefaultPattern);
@@ -208,16 +219,8 @@ Result<Datum> FromUnixtime(const LibraryCall& c) {
   using SB = arrow::StringBuilder;
   return MapRows<SB>(
       c, true, [&](const std::vector<ArgRows>& r, int64_t i, SB& b) -> Status {
-        const int64_t s = r[0].Int(i);
-        if (s > kMaxSeconds || s < -kMaxSeconds) {
-          return MakeError(
-              ErrorCode::kInvalidArgument,
-              "ARITHMETIC_OVERFLOW: from_unixtime(): {} seconds is out of the "
-              "timestamp range",
-              s);
-        }
-        DELTA_ASSIGN_OR_RETURN(std::string out,
-                               FormatWithPattern(s * kMicrosPerSecond, pattern));
+        DELTA_ASSIGN_OR_RETURN(int64_t micros, SecondsToMicros(c, r[0].Int(i)));
+        DELTA_ASSIGN_OR_RETURN(std::string out, FormatWithPattern(micros, pattern));
         return Appended(b.Append(out), c);
       });
 }
@@ -236,15 +239,8 @@ Result<Datum> MakeDate(const LibraryCall& c) {
 Result<Datum> TimestampSeconds(const LibraryCall& c) {
   return MapRows<TB>(
       c, true, [&](const std::vector<ArgRows>& r, int64_t i, TB& b) -> Status {
-        const int64_t s = r[0].Int(i);
-        if (s > kMaxSeconds || s < -kMaxSeconds) {
-          return MakeError(
-              ErrorCode::kInvalidArgument,
-              "ARITHMETIC_OVERFLOW: timestamp_seconds(): {} seconds overflows "
-              "TIMESTAMP",
-              s);
-        }
-        return Appended(b.Append(s * kMicrosPerSecond), c);
+        DELTA_ASSIGN_OR_RETURN(int64_t micros, SecondsToMicros(c, r[0].Int(i)));
+        return Appended(b.Append(micros), c);
       });
 }
 

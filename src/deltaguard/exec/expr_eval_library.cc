@@ -136,20 +136,31 @@ int32_t FindCodePoint(std::string_view hay, std::string_view needle, int64_t fro
 }
 
 Result<Datum> ConcatWs(const LibraryCall& c) {
-  // NULL separator: NULL; NULL values are skipped (Spark).
-  return MapRows<SB>(c, false,
-                     [&](const std::vector<ArgRows>& r, int64_t i, SB& b) -> Status {
-                       if (r[0].IsNull(i)) return Appended(b.AppendNull(), c);
-                       std::string out;
-                       bool first = true;
-                       for (size_t k = 1; k < r.size(); ++k) {
-                         if (r[k].IsNull(i)) continue;
-                         if (!first) out += r[0].Str(i);
-                         out += r[k].Str(i);
-                         first = false;
-                       }
-                       return Appended(b.Append(out), c);
-                     });
+  // NULL separator: NULL; NULL values (and NULL array elements) are skipped (Spark).
+  auto row = [&](const std::vector<ArgRows>& r, int64_t i, SB& b) -> Status {
+    if (r[0].IsNull(i)) return Appended(b.AppendNull(), c);
+    std::string out;
+    bool first = true;
+    auto add = [&](std::string_view v) {
+      if (!first) out += r[0].Str(i);
+      out += v;
+      first = false;
+    };
+    for (size_t k = 1; k < r.size(); ++k) {
+      if (r[k].IsNull(i)) continue;
+      if (const arrow::ListArray* list = r[k].List()) {
+        const int64_t at = r[k].Row(i);
+        const auto& strings = static_cast<const arrow::StringArray&>(*list->values());
+        for (int64_t e = list->value_offset(at); e < list->value_offset(at + 1); ++e) {
+          if (strings.IsValid(e)) add(strings.GetView(e));
+        }
+        continue;
+      }
+      add(r[k].Str(i));
+    }
+    return Appended(b.Append(out), c);
+  };
+  return MapRows<SB>(c, false, row);
 }
 
 Result<Datum> Pad(const LibraryCall& c, bool left) {
@@ -422,6 +433,7 @@ Result<Datum> CallLibrary(const LibraryCall& call) {
     for (auto& k : DatetimeKernels()) all.push_back(k);
     for (auto& k : MathKernels()) all.push_back(k);
     for (auto& k : HashKernels()) all.push_back(k);
+    for (auto& k : ArrayKernels()) all.push_back(k);
     return all;
   }();
   for (const auto& k : kTable) {

@@ -2,7 +2,7 @@
 /// The function library's kernels (BoundFn::kLibrary, signatures in
 /// expr/binder_library.cc), shared by expr_eval_library.cc (the kernel table and the
 /// string kernels), expr_eval_regex.cc, expr_eval_datetime.cc, expr_eval_math.cc and
-/// expr_eval_hash.cc. Arguments arrive
+/// expr_eval_hash.cc and expr_eval_array.cc. Arguments arrive
 /// evaluated and already cast as the signature says, so a kernel reads each argument as
 /// one Arrow type: STRING utf8, BINARY binary, INT int32, BIGINT int64, DOUBLE float64,
 /// DATE date32, TIMESTAMP timestamp[us, UTC], BOOLEAN bool.
@@ -51,6 +51,13 @@ class ArgRows {
   int64_t Int(int64_t i) const;
   double Dbl(int64_t i) const;
   bool Bool(int64_t i) const;
+  /// The list array when the argument is an ARRAY (its row i is at Row(i)), else null.
+  const arrow::ListArray* List() const {
+    return array_->type_id() == arrow::Type::LIST
+               ? static_cast<const arrow::ListArray*>(array_.get())
+               : nullptr;
+  }
+  int64_t Row(int64_t i) const { return scalar_ ? 0 : i; }
 
  private:
   std::shared_ptr<arrow::Array> array_;
@@ -106,6 +113,7 @@ std::vector<KernelEntry> StringKernels();
 std::vector<KernelEntry> DatetimeKernels();
 std::vector<KernelEntry> MathKernels();
 std::vector<KernelEntry> HashKernels();
+std::vector<KernelEntry> ArrayKernels();
 
 /// Runs the library function `call.e.name`.
 Result<arrow::Datum> CallLibrary(const LibraryCall& call);

@@ -129,14 +129,18 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
     return MakeLiteral(
         LiteralValue{DataType::String(), CatalogTypeString(*args[0]->type)});
   }
+  if (found == nullptr && IsLibraryAggregate(node.text)) {
+    return BindLibraryAggregate(node, std::move(args));
+  }
   if (found == nullptr && IsLibraryFunction(node.text)) {
     return BindLibraryFunction(node, std::move(args));
   }
   if (found == nullptr) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "UNRESOLVED_ROUTINE: unknown function {}(); supported: {}, mod, "
-                     "pmod, typeof, {}",
-                     node.text, kSupported, LibraryFunctionNames());
+                     "pmod, typeof, {}, {}",
+                     node.text, kSupported, LibraryFunctionNames(),
+                     LibraryAggregateNames());
   }
   const std::string& name = node.text;
   size_t n = args.size();

@@ -46,6 +46,12 @@ Status CheckCastable(const DataType& from, const DataType& to);
 
 Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> args);
 
+// binder_aggregates.cc: the aggregate library (BoundFn::kAggregate, canonical names).
+bool IsLibraryAggregate(std::string_view name);
+std::string LibraryAggregateNames();
+Result<BoundExprRef> BindLibraryAggregate(const Expr& node,
+                                          std::vector<BoundExprRef> args);
+
 // binder_library.cc: the function library (BoundFn::kLibrary).
 bool IsLibraryFunction(std::string_view name);
 std::string LibraryFunctionNames();

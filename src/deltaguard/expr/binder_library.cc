@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "deltaguard/expr/binder_internal.h"
+#include "deltaguard/expr/printer.h"
 
 namespace deltaguard::internal {
 namespace {
@@ -22,7 +23,10 @@ namespace {
 //   D  date: DATE, TIMESTAMP or STRING cast to DATE
 //   T  timestamp: TIMESTAMP, TIMESTAMP_NTZ, DATE or STRING cast to TIMESTAMP
 //   Y  bytes: BINARY or STRING (read as its UTF-8 bytes)  b  BOOLEAN
-// Result letters: S I L F D T b as above, Y binary.
+//   A  an ARRAY                                 *  any type
+// Result letters: S I L F D T b as above, Y binary, e the element type of the first
+// argument's array, 0 the first argument's type, a an ARRAY of the arguments' common
+// type (the arguments cast to it).
 struct LibraryFn {
   std::string_view name;       ///< as written in SQL
   std::string_view canonical;  ///< the kernel's name (aliases share one kernel)
@@ -115,6 +119,16 @@ constexpr LibraryFn kLibrary[] = {
     {"sha", "sha1", 1, 1, "Y", 'S'},
     {"sha2", "sha2", 2, 2, "Yi", 'S'},
     {"crc32", "crc32", 1, 1, "Y", 'L'},
+    // arrays ('e': the element type of argument 1; '0': argument 1's type)
+    {"size", "size", 1, 1, "A", 'I'},
+    {"cardinality", "size", 1, 1, "A", 'I'},
+    {"array_size", "size", 1, 1, "A", 'I'},
+    {"element_at", "element_at", 2, 2, "AI", 'e'},
+    {"array_contains", "array_contains", 2, 2, "A*", 'b'},
+    {"sort_array", "sort_array", 1, 2, "Ab", '0'},
+    {"array_sort", "array_sort", 1, 1, "A", '0'},
+    {"array_distinct", "array_distinct", 1, 1, "A", '0'},
+    {"array", "array", 0, kMany, "*", 'a'},
 };
 
 DataTypeRef ResultType(char letter) {
@@ -209,6 +223,11 @@ Result<BoundExprRef> ConformArg(const LibraryFn& f, size_t i, char letter,
     case 'b':
       if (null || k == TypeKind::kBoolean) return CastTo(arg, DataType::Boolean());
       return ArgError(f, i, *arg, "BOOLEAN");
+    case 'A':
+      if (k == TypeKind::kArray) return arg;
+      return ArgError(f, i, *arg, "an ARRAY");
+    case '*':
+      return arg;
     default:
       break;
   }
@@ -304,11 +323,54 @@ Result<BoundExprRef> BindLibraryFunction(const Expr& node,
         args[0]->type->kind() == TypeKind::kString) {
       letter = 'S';
     }
+    // concat_ws(sep, 'a', array('b', 'c')): arrays of strings join element by element.
+    if (f->canonical == "concat_ws" && i > 0 &&
+        args[i]->type->kind() == TypeKind::kArray) {
+      const auto& element = static_cast<const ArrayType&>(*args[i]->type).element_type();
+      if (element->kind() != TypeKind::kString) {
+        return ArgError(*f, i, *args[i], "STRING or ARRAY<STRING>");
+      }
+      continue;
+    }
     DELTA_ASSIGN_OR_RETURN(args[i], ConformArg(*f, i, letter, std::move(args[i])));
   }
   DELTA_RETURN_IF_ERROR(CheckLiterals(*f, args));
-  return MakeCall(BoundFn::kLibrary, ResultType(f->result), std::move(args),
-                  std::string(f->canonical));
+  DataTypeRef result;
+  if (f->result == 'e' || f->result == '0') {
+    result = args[0]->type;
+    if (f->result == 'e') {
+      result = static_cast<const ArrayType&>(*result).element_type();
+    }
+  } else if (f->result == 'a') {
+    // array(a, b, ...): elements of the common type (array() is ARRAY<STRING>).
+    DataTypeRef element = DataType::String();
+    if (!args.empty()) {
+      DELTA_ASSIGN_OR_RETURN(element, Unify(&args, "array"));
+    }
+    result = std::make_shared<ArrayType>(element, true);
+  } else {
+    result = ResultType(f->result);
+  }
+  if (f->canonical == "array_contains") {
+    // The value meets the elements at their common type.
+    const auto& element = static_cast<const ArrayType&>(*args[0]->type).element_type();
+    if (args[1]->type->kind() == TypeKind::kVoid) {
+      return MakeError(ErrorCode::kSchemaMismatch,
+                       "DATATYPE_MISMATCH.NULL_TYPE: function array_contains(): a NULL "
+                       "literal cannot be looked for; cast it to the element type");
+    }
+    DataTypeRef common = CommonTypeOf(element, args[1]->type);
+    if (common == nullptr) {
+      return ArgError(*f, 1, *args[1], TypeToSql(*element) + " (the element type)");
+    }
+    if (!common->Equals(*element)) {
+      // array_contains(array(1, 2), 2L): the elements widen to the value's type.
+      DELTA_ASSIGN_OR_RETURN(args[0],
+                             CastTo(args[0], std::make_shared<ArrayType>(common, true)));
+    }
+    DELTA_ASSIGN_OR_RETURN(args[1], CastTo(args[1], common));
+  }
+  return MakeCall(BoundFn::kLibrary, result, std::move(args), std::string(f->canonical));
 }
 
 }  // namespace deltaguard::internal

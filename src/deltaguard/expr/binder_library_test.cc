@@ -131,5 +131,27 @@ TEST_F(BinderLibraryTest, DeterminismAndTypeof) {
   EXPECT_EQ(std::get<std::string>((*b)->literal.value), "decimal(10,2)");
 }
 
+TEST_F(BinderLibraryTest, AggregatesAndArrays) {
+  EXPECT_EQ(TypeOf("stddev(id)"), "DOUBLE");
+  EXPECT_EQ(TypeOf("count_if(ok)"), "BIGINT");
+  EXPECT_EQ(TypeOf("max_by(name, price)"), "STRING");
+  EXPECT_EQ(TypeOf("percentile_approx(price, 0.5)"), "DECIMAL(10,2)");
+  EXPECT_EQ(TypeOf("median(id)"), "DOUBLE");
+  EXPECT_EQ(TypeOf("collect_list(d)"), "ARRAY<DATE>");
+  EXPECT_EQ(TypeOf("element_at(tags, 1)"), "STRING");
+  EXPECT_EQ(TypeOf("array(id, big)"), "ARRAY<BIGINT>");
+  auto b = BindSql("variance(id)");
+  ASSERT_TRUE(b);
+  EXPECT_EQ((*b)->fn, BoundFn::kAggregate);
+  EXPECT_EQ((*b)->name, "var_samp");  // the accumulator's canonical name
+  EXPECT_TRUE(ContainsAggregate(**b));
+  std::string e = ErrorOf("percentile(id, 2)");
+  EXPECT_NE(e.find("VALUE_OUT_OF_RANGE"), std::string::npos) << e;
+  e = ErrorOf("first(id, name)");
+  EXPECT_NE(e.find("a boolean literal (ignoreNulls)"), std::string::npos) << e;
+  e = ErrorOf("array_contains(tags, 1)");
+  EXPECT_NE(e.find("(the element type)"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace deltaguard

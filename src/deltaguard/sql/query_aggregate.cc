@@ -16,6 +16,7 @@
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
 #include "deltaguard/expr/literal.h"
+#include "deltaguard/sql/query_aggregate_internal.h"
 #include "deltaguard/sql/query_internal.h"
 
 namespace deltaguard::query_internal {
@@ -131,12 +132,6 @@ Result<Int128> DecimalSumResult(Int128 sum, int64_t count, bool average,
   return v;
 }
 
-namespace {
-
-using ArrayRef = std::shared_ptr<arrow::Array>;
-using Arrays = std::vector<ArrayRef>;
-
-// Rows where every argument is non-null (count(a, b) counts those).
 bool AllValid(const Arrays& args, int64_t row) {
   for (const auto& a : args) {
     if (a->IsNull(row)) return false;
@@ -144,14 +139,7 @@ bool AllValid(const Arrays& args, int64_t row) {
   return true;
 }
 
-class Accumulator {
- public:
-  virtual ~Accumulator() = default;
-  /// `args` are the evaluated arguments (none for count(*)); `ids[r]` is row r's group.
-  virtual Status Consume(const Arrays& args, const uint32_t* ids, int64_t rows,
-                         uint32_t num_groups) = 0;
-  virtual Result<ArrayRef> Finish(uint32_t num_groups) = 0;
-};
+namespace {
 
 class CountAccumulator final : public Accumulator {
  public:
@@ -451,7 +439,11 @@ Result<std::unique_ptr<Accumulator>> MakeAccumulator(const BoundExpr& agg) {
     acc = std::make_unique<SumAccumulator>(name, agg.name != "sum", agg.args[0]->type,
                                            agg.type);
   } else {
-    return MakeError(ErrorCode::kInvalidArgument, "unknown aggregate function {}", name);
+    DELTA_ASSIGN_OR_RETURN(acc, MakeLibraryAccumulator(agg));
+    if (acc == nullptr) {
+      return MakeError(ErrorCode::kInvalidArgument, "unknown aggregate function {}",
+                       name);
+    }
   }
   if (!agg.distinct) return acc;
   std::vector<arrow::TypeHolder> types{arrow::uint32()};

@@ -110,6 +110,10 @@ std::string FunctionName(const Expr& e) {
   if ((f == "locate" || f == "position") && c.size() == 2) args = with("1");
   if (f == "regexp_replace" && c.size() == 3) args = with("1");
   if (f == "regexp_extract" && c.size() == 2) args = with("1");
+  if ((f == "percentile_approx" || f == "approx_percentile") && c.size() == 2) {
+    args = with("10000");
+  }
+  if (f == "percentile" && c.size() == 2) args = with("1");
   if ((f == "lpad" || f == "rpad") && c.size() == 2) args = with(" ");
   if (f == "replace" && c.size() == 2) args = with("");
   if (f == "months_between" && c.size() == 2) args = with("true");
