@@ -344,6 +344,53 @@ QUERIES = [
     "SELECT grp, collect_list(DISTINCT v) IS NOT NULL AS c, "
     "percentile_approx(DISTINCT v, 0.5) AS p, stddev(DISTINCT v) AS s FROM {w} GROUP "
     "BY grp",
+    # JSON and structs (docs/sql.md "Functions"); braces are doubled for str.format
+    "SELECT id, get_json_object(concat('{{\"a\":', n, ',\"x\":', x, ',\"s\":\"', s, "
+    "'\",\"l\":[', n, ',{{\"k\":', x, '}}]}}'), '$.a') AS a, "
+    "get_json_object(concat('{{\"x\":', x, '}}'), '$.x') AS gx, "
+    "get_json_object(concat('{{\"l\":[', n, ',{{\"k\":', x, '}}]}}'), '$.l[1].k') AS k, "
+    "get_json_object(concat('{{\"l\":[', n, ',{{\"k\":', x, '}}]}}'), '$.l') AS l FROM "
+    "{f}",
+    "SELECT id, get_json_object(concat('{{\"s\":\"', s, '\"}}'), '$.s') AS s1, "
+    "get_json_object(concat('{{\"s\":\"', s, '\"}}'), '$[''s'']') AS s2, "
+    "get_json_object(s, '$.a') AS bad, get_json_object(concat('[{{\"b\":', n, "
+    "'}},{{\"b\":', id, '}}]'), '$[*].b') AS w FROM {f}",
+    "SELECT id, to_json(named_struct('id', id, 's', s, 't', t, 'd', d, 'x', x, 'arr', "
+    "array(n, id))) AS j FROM {f}",
+    "SELECT id, to_json(array(x, n)) AS a, to_json(named_struct('inner', "
+    "named_struct('v', n, 'w', s))) AS nested FROM {f}",
+    "SELECT id, from_json(concat('{{\"a\":', coalesce(CAST(n AS STRING), 'null'), "
+    "',\"s\":\"', coalesce(s, ''), '\",\"x\":', coalesce(x, 0D), '}}'), 'a INT, s STRING, x "
+    "DOUBLE, missing BIGINT') AS r FROM {f}",
+    "SELECT id, from_json(concat('{{\"a\":[', coalesce(CAST(n AS STRING), ''), "
+    "'],\"o\":{{\"b\":\"', id, '\"}}}}'), 'a ARRAY<INT>, o STRUCT<b: STRING>, t TIMESTAMP') "
+    "AS r, from_json(s, 'a INT') AS bad FROM {f}",
+    "SELECT id, named_struct('id', id, 'name', s) AS ns, struct(id, s, x + 1) AS st "
+    "FROM {f}",
+    "SELECT id, to_json(collect_list(named_struct('k', n))) AS j FROM {f} GROUP BY id",
+    # generators: explode/posexplode/inline in the select list and LATERAL VIEW, split
+    "SELECT id, explode(split(s, ',')) AS part FROM {f}",
+    "SELECT id, explode(split(s, ' ')) FROM {f}",
+    "SELECT id, posexplode(array(n, id, NULL)) FROM {f}",
+    "SELECT id, explode_outer(CASE WHEN n > 0 THEN array(n, n + 1) END) AS v FROM {f}",
+    "SELECT id, t.v FROM {f} LATERAL VIEW explode(array(n, id)) t AS v",
+    "SELECT id, v FROM {f} LATERAL VIEW OUTER explode(CASE WHEN n > 0 THEN array(n) "
+    "END) t AS v",
+    "SELECT id, p, w FROM {f} LATERAL VIEW posexplode(split(s, '')) t AS p, w WHERE p "
+    "< 3",
+    "SELECT id, a, b FROM {f} LATERAL VIEW explode(array(n, id)) t1 AS a LATERAL VIEW "
+    "explode(array(a, 0)) t2 AS b",
+    "SELECT id, k, q FROM {f} LATERAL VIEW inline(array(named_struct('k', n, 'q', s), "
+    "named_struct('k', id, 'q', 'z'))) t",
+    "SELECT part, count(*) AS c FROM (SELECT explode(split(s, ',')) AS part FROM {f}) "
+    "GROUP BY part",
+    "SELECT grp, count(*) AS c, sum(v) AS sv FROM {w} LATERAL VIEW explode(array(v, "
+    "id)) t AS v2 GROUP BY grp",
+    "SELECT x.id, y.name, tag FROM {a} x JOIN {b} y ON x.id = y.id LATERAL VIEW "
+    "explode(array(x.name, y.name)) t AS tag",
+    "SELECT id, split(s, ',') AS parts, split(s, ',', 2) AS two, size(split(s, 'o')) "
+    "AS n FROM {f}",
+    "SELECT * FROM {c} LATERAL VIEW posexplode(array(name, 'k')) t",
 ]
 
 # Doubles are compared to 12 significant digits (docs/sql.md "Differential testing"):

@@ -397,6 +397,7 @@ Result<Datum> ByteLength(const LibraryCall& c, int64_t unit) {
 Result<Datum> RegexpExtract(const LibraryCall& c);
 Result<Datum> RegexpReplace(const LibraryCall& c);
 Result<Datum> RegexpLike(const LibraryCall& c);
+Result<Datum> Split(const LibraryCall& c);
 
 std::vector<KernelEntry> StringKernels() {
   return {
@@ -411,6 +412,7 @@ std::vector<KernelEntry> StringKernels() {
       {"regexp_extract", RegexpExtract},
       {"regexp_replace", RegexpReplace},
       {"regexp_like", RegexpLike},
+      {"split", Split},
       {"reverse", Reverse},
       {"repeat", Repeat},
       {"left", [](const LibraryCall& c) { return LeftRight(c, true); }},
@@ -434,6 +436,7 @@ Result<Datum> CallLibrary(const LibraryCall& call) {
     for (auto& k : MathKernels()) all.push_back(k);
     for (auto& k : HashKernels()) all.push_back(k);
     for (auto& k : ArrayKernels()) all.push_back(k);
+    for (auto& k : JsonKernels()) all.push_back(k);
     return all;
   }();
   for (const auto& k : kTable) {

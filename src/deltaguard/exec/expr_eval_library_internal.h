@@ -2,7 +2,7 @@
 /// The function library's kernels (BoundFn::kLibrary, signatures in
 /// expr/binder_library.cc), shared by expr_eval_library.cc (the kernel table and the
 /// string kernels), expr_eval_regex.cc, expr_eval_datetime.cc, expr_eval_math.cc and
-/// expr_eval_hash.cc and expr_eval_array.cc. Arguments arrive
+/// expr_eval_hash.cc, expr_eval_array.cc and expr_eval_json.cc. Arguments arrive
 /// evaluated and already cast as the signature says, so a kernel reads each argument as
 /// one Arrow type: STRING utf8, BINARY binary, INT int32, BIGINT int64, DOUBLE float64,
 /// DATE date32, TIMESTAMP timestamp[us, UTC], BOOLEAN bool.
@@ -114,6 +114,7 @@ std::vector<KernelEntry> DatetimeKernels();
 std::vector<KernelEntry> MathKernels();
 std::vector<KernelEntry> HashKernels();
 std::vector<KernelEntry> ArrayKernels();
+std::vector<KernelEntry> JsonKernels();
 
 /// Runs the library function `call.e.name`.
 Result<arrow::Datum> CallLibrary(const LibraryCall& call);

@@ -3,6 +3,7 @@
 // RE2 lacks (look-around, backreferences in the pattern) is refused with RE2's message
 // (docs/behaviour.md). Java's replacement syntax ($1, \$) is translated to RE2's (\1).
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,60 @@ Result<Datum> RegexpReplace(const LibraryCall& c) {
                          CallArrow(c, "replace_substring_regex", {after}, &opts));
   Datum none(std::make_shared<arrow::StringScalar>(""));
   return CallArrow(c, "binary_join_element_wise", {before, replaced, none});
+}
+
+// split(str, ''): the characters (code points), the last part holding the rest when
+// `limit` cuts.
+Result<Datum> SplitCharacters(const LibraryCall& c, int64_t limit) {
+  using LB = arrow::ListBuilder;
+  return MapRows<LB>(
+      c, true, [&](const std::vector<ArgRows>& r, int64_t i, LB& b) -> Status {
+        std::string_view s = r[0].Str(i);
+        DELTA_RETURN_IF_ERROR(Appended(b.Append(), c));
+        auto& values = static_cast<arrow::StringBuilder&>(*b.value_builder());
+        if (s.empty()) return Appended(values.Append(""), c);
+        size_t at = 0;
+        int64_t parts = 0;
+        while (at < s.size()) {
+          size_t len = 1;
+          const auto lead = static_cast<unsigned char>(s[at]);
+          if (lead >= 0xF0)
+            len = 4;
+          else if (lead >= 0xE0)
+            len = 3;
+          else if (lead >= 0xC0)
+            len = 2;
+          if (limit > 0 && parts == limit - 1) len = s.size() - at;
+          len = std::min(len, s.size() - at);
+          DELTA_RETURN_IF_ERROR(Appended(values.Append(s.substr(at, len)), c));
+          at += len;
+          ++parts;
+        }
+        return OkStatus();
+      });
+}
+
+Result<Datum> Split(const LibraryCall& c) {
+  // split(str, regex [, limit]): limit > 0 makes at most `limit` parts; otherwise every
+  // part, trailing empty ones included (Spark's split(regex, -1)).
+  const int64_t limit = c.args.size() > 2 ? c.IntLiteral(2) : -1;
+  const std::string& pattern = c.StrLiteral(1);
+  if (pattern.empty()) return SplitCharacters(c, limit);
+  // A pattern that matches the empty string would split between every character in
+  // Java's way (no leading empty part); Arrow's splitter does not stop on it.
+  cp::MatchSubstringOptions probe(pattern);
+  DELTA_ASSIGN_OR_RETURN(
+      Datum empty_match,
+      CallArrow(c, "match_substring_regex",
+                {Datum(std::make_shared<arrow::StringScalar>(""))}, &probe));
+  if (empty_match.scalar_as<arrow::BooleanScalar>().value) {
+    return MakeError(ErrorCode::kUnsupportedFeature,
+                     "split(): the pattern '{}' matches the empty string, which is not "
+                     "supported (use '' to split into characters)",
+                     pattern);
+  }
+  cp::SplitPatternOptions opts(pattern, limit > 0 ? limit - 1 : -1);
+  return CallArrow(c, "split_pattern_regex", {c.args[0]}, &opts);
 }
 
 Result<Datum> RegexpLike(const LibraryCall& c) {

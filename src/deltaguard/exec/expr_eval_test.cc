@@ -405,6 +405,19 @@ TEST_F(ExprEvalTest, LibraryKernelsMixColumnsAndConstants) {
             "[2024-01-01 Mon, 1970-01-01 Thu, null, 1970-01-02 Fri]");
 }
 
+TEST_F(ExprEvalTest, JsonAndStructKernels) {
+  EXPECT_EQ(Show("get_json_object(concat('{\"v\":', i, '}'), '$.v')"),
+            "[1, -7, null, 2147483647]");
+  EXPECT_EQ(Show("get_json_object(s, '$.a')"), "[null, null, null, null]");  // not JSON
+  EXPECT_EQ(
+      Show("to_json(named_struct('s', s, 'x', x))"),
+      R"([{"s":"Apple ","x":1.5}, {"s":"banana","x":-2.5}, {}, {"s":"cherry","x":0.0}])");
+  EXPECT_EQ(Show("to_json(from_json(concat('{\"n\":', j, '}'), 'n INT, m STRING'))"),
+            R"([{"n":2}, {"n":0}, {"n":3}, {"n":1}])");
+  // doubles become text as Java writes them, as Spark's cast does
+  EXPECT_EQ(Show("CAST(x AS STRING)"), "[1.5, -2.5, null, 0.0]");
+}
+
 TEST_F(ExprEvalTest, LibraryKernelErrorsNameTheFunction) {
   // Rows with a part number 0 fail as Spark's INVALID_INDEX_OF_ZERO.
   Error e = EvalError("split_part(s, 'a', j - 2)");

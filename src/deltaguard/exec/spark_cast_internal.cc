@@ -343,7 +343,31 @@ bool NeedsSparkCast(const arrow::DataType& from, const DataType& to) {
   }
   if (to.is_integral() && IsFloating(from)) return true;
   if (to.kind() == TypeKind::kString && from.id() == arrow::Type::TIMESTAMP) return true;
+  if (to.kind() == TypeKind::kString && IsFloating(from)) return true;
   return to.kind() == TypeKind::kBoolean && from.id() == arrow::Type::STRING;
+}
+
+// DOUBLE and FLOAT as Java's Double.toString / Float.toString write them ("100.0",
+// "1.0E20", "NaN"), which is what Spark's cast to STRING gives (Arrow would write
+// "100" and "1e+20").
+Result<std::shared_ptr<arrow::Array>> FloatingToString(const arrow::Array& input) {
+  arrow::StringBuilder b;
+  DELTA_ARROW_RETURN_NOT_OK(b.Reserve(input.length()), ErrorCode::kInternal, "cast");
+  const bool is_float = input.type_id() == arrow::Type::FLOAT;
+  for (int64_t i = 0; i < input.length(); ++i) {
+    if (input.IsNull(i)) {
+      DELTA_ARROW_RETURN_NOT_OK(b.AppendNull(), ErrorCode::kInternal, "cast");
+      continue;
+    }
+    std::string text =
+        is_float
+            ? FormatJavaFloat(static_cast<const arrow::FloatArray&>(input).Value(i))
+            : FormatJavaDouble(static_cast<const arrow::DoubleArray&>(input).Value(i));
+    DELTA_ARROW_RETURN_NOT_OK(b.Append(text), ErrorCode::kInternal, "cast");
+  }
+  std::shared_ptr<arrow::Array> out;
+  DELTA_ARROW_RETURN_NOT_OK(b.Finish(&out), ErrorCode::kInternal, "cast");
+  return out;
 }
 
 Result<std::shared_ptr<arrow::Array>> SparkCast(const arrow::Array& input,
@@ -356,6 +380,9 @@ Result<std::shared_ptr<arrow::Array>> SparkCast(const arrow::Array& input,
   }
   if (to.kind() == TypeKind::kString && input.type_id() == arrow::Type::TIMESTAMP) {
     return TimestampToString(input);
+  }
+  if (to.kind() == TypeKind::kString && IsFloating(*input.type())) {
+    return FloatingToString(input);
   }
   if (IsFloating(*input.type())) {
     switch (to.kind()) {

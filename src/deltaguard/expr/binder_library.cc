@@ -11,6 +11,8 @@
 
 #include "deltaguard/expr/binder_internal.h"
 #include "deltaguard/expr/printer.h"
+#include "deltaguard/schema/ddl.h"
+#include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {
 namespace {
@@ -25,8 +27,8 @@ namespace {
 //   Y  bytes: BINARY or STRING (read as its UTF-8 bytes)  b  BOOLEAN
 //   A  an ARRAY                                 *  any type
 // Result letters: S I L F D T b as above, Y binary, e the element type of the first
-// argument's array, 0 the first argument's type, a an ARRAY of the arguments' common
-// type (the arguments cast to it).
+// argument's array, 0 the first argument's type, w ARRAY<STRING>, a an ARRAY of the
+// arguments' common type (the arguments cast to it).
 struct LibraryFn {
   std::string_view name;       ///< as written in SQL
   std::string_view canonical;  ///< the kernel's name (aliases share one kernel)
@@ -62,6 +64,7 @@ constexpr LibraryFn kLibrary[] = {
     {"contains", "contains", 2, 2, "SS", 'b'},
     {"btrim", "btrim", 1, 2, "SS", 'S'},
     {"split_part", "split_part", 3, 3, "SSI", 'S'},
+    {"split", "split", 2, 3, "Ssi", 'w'},
     {"space", "space", 1, 1, "I", 'S'},
     {"octet_length", "octet_length", 1, 1, "S", 'I'},
     {"bit_length", "bit_length", 1, 1, "S", 'I'},
@@ -129,6 +132,13 @@ constexpr LibraryFn kLibrary[] = {
     {"array_sort", "array_sort", 1, 1, "A", '0'},
     {"array_distinct", "array_distinct", 1, 1, "A", '0'},
     {"array", "array", 0, kMany, "*", 'a'},
+    // structs and JSON ('r': a STRUCT built from the arguments; 'j': the STRUCT the
+    // schema literal names)
+    {"named_struct", "named_struct", 2, kMany, "s*", 'r'},
+    {"struct", "struct", 1, kMany, "*", 'r'},
+    {"get_json_object", "get_json_object", 2, 2, "Ss", 'S'},
+    {"to_json", "to_json", 1, 1, "N", 'S'},
+    {"from_json", "from_json", 2, 2, "Ss", 'j'},
 };
 
 DataTypeRef ResultType(char letter) {
@@ -226,6 +236,9 @@ Result<BoundExprRef> ConformArg(const LibraryFn& f, size_t i, char letter,
     case 'A':
       if (k == TypeKind::kArray) return arg;
       return ArgError(f, i, *arg, "an ARRAY");
+    case 'N':
+      if (arg->type->is_nested()) return arg;
+      return ArgError(f, i, *arg, "a STRUCT, ARRAY or MAP");
     case '*':
       return arg;
     default:
@@ -274,6 +287,50 @@ Status CheckLiterals(const LibraryFn& f, const std::vector<BoundExprRef>& args) 
                      int_at(2));
   }
   return OkStatus();
+}
+
+// named_struct(name, value, ...) or struct(value, ...): a field per value, named by
+// the literal, by the column (struct(id) has a field `id`) or colN. The name literals
+// of named_struct are dropped from the call's arguments.
+Result<DataTypeRef> StructResult(const LibraryFn& f, const Expr& node,
+                                 std::vector<BoundExprRef>* args) {
+  std::vector<StructField> fields;
+  std::vector<BoundExprRef> values;
+  const bool named = f.canonical == "named_struct";
+  if (named && args->size() % 2 != 0) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "WRONG_NUM_ARGS: function named_struct() takes name, value pairs, "
+                     "got {} arguments",
+                     args->size());
+  }
+  for (size_t i = 0; i < args->size(); i += named ? 2 : 1) {
+    std::string name;
+    if (named) {
+      const BoundExpr& n = *(*args)[i];
+      if (!IsLiteralOf(n, TypeKind::kString)) {
+        return ArgError(f, i, n, "a string literal (a field name)");
+      }
+      name = std::get<std::string>(n.literal.value);
+    } else if (node.children[i]->kind == ExprKind::kColumn) {
+      name = node.children[i]->path.back();
+    } else {
+      name = "col" + std::to_string(i + 1);
+    }
+    const BoundExprRef& v = (*args)[i + (named ? 1 : 0)];
+    if (v->type->kind() == TypeKind::kVoid) {
+      return ArgError(f, i + (named ? 1 : 0), *v, "a typed value (cast the NULL)");
+    }
+    for (const auto& seen : fields) {
+      if (EqualsIgnoreCase(seen.name, name)) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "function {}(): field name '{}' is given twice", f.name, name);
+      }
+    }
+    fields.push_back(StructField{name, v->type, true, {}});
+    values.push_back(v);
+  }
+  *args = std::move(values);
+  return DataTypeRef(std::make_shared<StructType>(std::move(fields)));
 }
 
 }  // namespace
@@ -341,6 +398,19 @@ Result<BoundExprRef> BindLibraryFunction(const Expr& node,
     if (f->result == 'e') {
       result = static_cast<const ArrayType&>(*result).element_type();
     }
+  } else if (f->result == 'w') {
+    result = std::make_shared<ArrayType>(DataType::String(), true);
+  } else if (f->result == 'r') {
+    DELTA_ASSIGN_OR_RETURN(result, StructResult(*f, node, &args));
+  } else if (f->result == 'j') {
+    // from_json(json, 'a INT, b STRING'): the schema is a DDL column list.
+    const auto& ddl = std::get<std::string>(args[1]->literal.value);
+    auto schema = ParseDdlSchema(ddl);
+    if (!schema) {
+      return MakeError(ErrorCode::kParseError, "function {}(): schema '{}': {}", f->name,
+                       ddl, schema.error().message);
+    }
+    result = *schema;
   } else if (f->result == 'a') {
     // array(a, b, ...): elements of the common type (array() is ARRAY<STRING>).
     DataTypeRef element = DataType::String();

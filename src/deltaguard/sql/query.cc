@@ -20,14 +20,6 @@
 
 namespace deltaguard {
 namespace query_internal {
-namespace {
-
-std::string PathText(const std::vector<std::string>& path) {
-  std::string out;
-  for (const auto& p : path) out += (out.empty() ? "" : ".") + p;
-  return out;
-}
-
 // `t.a` -> `a` when `t` qualifies the source and the source has no column `t`.
 ExprRef StripQualifiers(const ExprRef& e, const SourcePlan& src) {
   return TransformExpr(e, [&](const Expr& node) -> ExprRef {
@@ -70,6 +62,14 @@ Result<ExprRef> ResolveJoinRefs(const ExprRef& e, const SourcePlan& src) {
     DELTA_ASSIGN_OR_RETURN(c, ResolveJoinRefs(c, src));
   }
   return ExprRef(copy);
+}
+
+namespace {
+
+std::string PathText(const std::vector<std::string>& path) {
+  std::string out;
+  for (const auto& p : path) out += (out.empty() ? "" : ".") + p;
+  return out;
 }
 
 // Replace one-part column names that are select-list aliases (and not source columns)
@@ -538,7 +538,13 @@ Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& conte
   if (query.set_op) return PlanSetOperation(*query.set_op, context, depth);
   DELTA_ASSIGN_OR_RETURN(auto joined, JoinWhereSubqueries(query, context, depth));
   if (joined) return PlanQueryAt(*joined, context, options, depth);
+  DELTA_ASSIGN_OR_RETURN(auto lifted, LiftSelectGenerators(query));
+  if (lifted) return PlanQueryAt(*lifted, context, options, depth);
   DELTA_ASSIGN_OR_RETURN(SourcePlan src, PlanSource(query, context, options, depth));
+  if (!query.lateral_views.empty()) {
+    DELTA_ASSIGN_OR_RETURN(
+        src, ApplyLateralViews(std::move(src), query.lateral_views, context.now_micros));
+  }
   SelectPlanner planner{query, context, depth, std::move(src), {}};
   planner.eval.now_micros = context.now_micros;
   return planner.Plan();

@@ -64,6 +64,27 @@ Result<std::optional<std::vector<std::string>>> ResolveColumnPath(
     const std::vector<std::string>& path, const std::vector<ColumnSource>& cols,
     const StructType& schema);
 
+/// `t.a` -> `a` when `t` qualifies the source and the source has no column `t`
+/// (query.cc).
+ExprRef StripQualifiers(const ExprRef& e, const SourcePlan& src);
+/// Column references resolved against a join's columns (SourcePlan::columns): to the
+/// internal names of its schema; names that fit no column stay (aliases, or errors the
+/// binder reports); several fitting columns are AMBIGUOUS_REFERENCE (query.cc).
+Result<ExprRef> ResolveJoinRefs(const ExprRef& e, const SourcePlan& src);
+
+/// Generators (query_generate.cc): explode, posexplode, inline and their _outer forms.
+bool IsGeneratorFunction(std::string_view name);
+/// The query with a generator of its select list moved into a LATERAL VIEW (the item
+/// becomes the generated columns), or nullopt when the select list has none. Spark's
+/// errors for several generators, a generator inside an expression, and (not yet
+/// supported here) a generator next to aggregates.
+Result<std::optional<SelectStmt>> LiftSelectGenerators(const SelectStmt& query);
+/// `src` joined with each view's generated rows: its schema gains the generated
+/// columns (qualified by the view's alias), its reader explodes each batch.
+Result<SourcePlan> ApplyLateralViews(SourcePlan src,
+                                     const std::vector<LateralView>& views,
+                                     int64_t now_micros);
+
 /// A join (query_join.cc).
 Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
                             int depth);

@@ -114,6 +114,7 @@ std::string FunctionName(const Expr& e) {
     args = with("10000");
   }
   if (f == "percentile" && c.size() == 2) args = with("1");
+  if (f == "split" && c.size() == 2) args = with("-1");
   if ((f == "lpad" || f == "rpad") && c.size() == 2) args = with(" ");
   if (f == "replace" && c.size() == 2) args = with("");
   if (f == "months_between" && c.size() == 2) args = with("true");

@@ -190,6 +190,10 @@ Result<SelectStmt> StatementParser::ParseSelect() {
   DELTA_RETURN_IF_ERROR(ParseSelectItems(&select));
   if (AcceptKeyword("from")) {
     DELTA_ASSIGN_OR_RETURN(select.from, ParseFromClause());
+    while (PeekKeyword("lateral") && PeekKeyword("view", 1)) {
+      DELTA_ASSIGN_OR_RETURN(LateralView view, ParseLateralView());
+      select.lateral_views.push_back(std::move(view));
+    }
   }
   if (AcceptKeyword("where")) {
     DELTA_ASSIGN_OR_RETURN(select.where, ParseExpr());
@@ -289,6 +293,30 @@ Result<FromClause> StatementParser::ParseFromSource() {
   return from;
 }
 
+// LATERAL VIEW [OUTER] generator(args) alias [[AS] c1 [, c2 ...]]
+Result<LateralView> StatementParser::ParseLateralView() {
+  LateralView view;
+  view.position = Peek().pos;
+  Next();  // LATERAL
+  Next();  // VIEW
+  view.outer = AcceptKeyword("outer");
+  if (Peek().kind != TokenKind::kIdent || !IsSymbol(Peek(1), "(")) {
+    return Fail("a generator call after LATERAL VIEW (explode, posexplode, inline)");
+  }
+  DELTA_ASSIGN_OR_RETURN(view.generator, ParseExpr());
+  if (IsClauseKeyword(Peek()) && !PeekKeyword("as")) {
+    return Fail("expected a table alias after LATERAL VIEW's generator");
+  }
+  DELTA_ASSIGN_OR_RETURN(view.alias, ParseIdentifier("a table alias after LATERAL VIEW"));
+  if (AcceptKeyword("as") || (IsName(Peek()) && !IsClauseKeyword(Peek()))) {
+    do {
+      DELTA_ASSIGN_OR_RETURN(std::string c, ParseIdentifier("a column name"));
+      view.columns.push_back(std::move(c));
+    } while (AcceptSymbol(","));
+  }
+  return view;
+}
+
 // source { , source | [NATURAL] join-type JOIN source [ON cond | USING (c, ...)] },
 // left-deep: `a JOIN b JOIN c` is `(a JOIN b) JOIN c`.
 Result<FromClause> StatementParser::ParseFromClause() {
@@ -299,7 +327,10 @@ Result<FromClause> StatementParser::ParseFromClause() {
     if (AcceptSymbol(",")) {
       join->type = JoinClause::Type::kCross;
     } else {
-      if (PeekKeyword("lateral")) return Unsupported("LATERAL");
+      // LATERAL VIEW follows the FROM clause (ParseLateralView); a LATERAL subquery
+      // or table function is not supported.
+      if (PeekKeyword("lateral") && PeekKeyword("view", 1)) break;
+      if (PeekKeyword("lateral")) return Unsupported("LATERAL (other than LATERAL VIEW)");
       join->natural = AcceptKeyword("natural");
       DELTA_ASSIGN_OR_RETURN(std::optional<JoinClause::Type> type, ParseJoinType());
       if (!type) {

@@ -138,6 +138,17 @@ struct CommonTableExpr {
   SelectRef query;
 };
 
+/// `LATERAL VIEW [OUTER] generator(args) alias [AS] c1, c2`: each row of the source
+/// joined with the rows its generator (explode, posexplode, inline) makes of it; OUTER
+/// keeps a row whose generator makes none (with NULLs). sql/query_generate.cc.
+struct LateralView {
+  bool outer = false;
+  ExprRef generator;  ///< a function call
+  std::string alias;  ///< the table alias (qualifies the generated columns)
+  std::vector<std::string> columns;  ///< the generated columns' names; empty: defaults
+  int32_t position = -1;
+};
+
 struct SelectStmt {
   /// WITH: the common table expressions this query (and its subqueries) see; each
   /// sees the ones before it.
@@ -148,6 +159,7 @@ struct SelectStmt {
   bool distinct = false;
   std::vector<SelectItem> items;
   FromClause from;
+  std::vector<LateralView> lateral_views;  ///< after FROM, applied in order
   ExprRef where;
   std::vector<ExprRef> group_by;
   ExprRef having;

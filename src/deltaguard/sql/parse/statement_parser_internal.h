@@ -84,6 +84,7 @@ class StatementParser {
 
   // --- shared pieces (sql_parser.cc) ---
   Result<std::string> ParseIdentifier(std::string_view what);
+  Result<LateralView> ParseLateralView();
   /// `( a, b, ... )` of plain names.
   Result<std::vector<std::string>> ParseNameList(std::string_view what);
   Result<TableRef> ParseTableRef();
