@@ -144,39 +144,68 @@ std::vector<const rapidjson::Value*> Walk(const rapidjson::Value& root,
   return at;
 }
 
+// The value a path without [*] leads to, or null.
+const rapidjson::Value* Step(const rapidjson::Value& root,
+                             const std::vector<PathStep>& steps) {
+  const rapidjson::Value* v = &root;
+  for (const PathStep& s : steps) {
+    if (s.kind == PathStep::kField && v->IsObject()) {
+      auto m = v->FindMember(rapidjson::StringRef(s.field.data(), s.field.size()));
+      if (m == v->MemberEnd()) return nullptr;
+      v = &m->value;
+    } else if (s.kind == PathStep::kIndex && v->IsArray() &&
+               s.index < static_cast<int64_t>(v->Size())) {
+      v = &(*v)[static_cast<rapidjson::SizeType>(s.index)];
+    } else {
+      return nullptr;
+    }
+  }
+  return v;
+}
+
 Result<Datum> GetJsonObject(const LibraryCall& c) {
   DELTA_ASSIGN_OR_RETURN(std::vector<PathStep> steps, ParsePath(c.StrLiteral(1)));
   bool fans_out = false;
   for (const auto& s : steps) fans_out = fans_out || s.kind == PathStep::kAll;
   using SB = arrow::StringBuilder;
-  return MapRows<SB>(c, true,
-                     [&](const std::vector<ArgRows>& r, int64_t i, SB& b) -> Status {
-                       std::string_view text = r[0].Str(i);
-                       rapidjson::Document doc;
-                       // Like Spark's parser, the first JSON value is read and what
-                       // follows is ignored.
-                       doc.Parse<kParseFlags | rapidjson::kParseStopWhenDoneFlag>(
-                           text.data(), text.size());
-                       if (doc.HasParseError()) return Appended(b.AppendNull(), c);
-                       std::vector<const rapidjson::Value*> found = Walk(doc, steps);
-                       if (found.empty()) return Appended(b.AppendNull(), c);
-                       std::string out;
-                       if (fans_out && found.size() > 1) {
-                         out += '[';
-                         for (size_t k = 0; k < found.size(); ++k) {
-                           if (k > 0) out += ',';
-                           WriteJsonValue(*found[k], &out);
-                         }
-                         out += ']';
-                       } else if (found[0]->IsNull()) {
-                         return Appended(b.AppendNull(), c);
-                       } else if (found[0]->IsString()) {
-                         out.assign(found[0]->GetString(), found[0]->GetStringLength());
-                       } else {
-                         WriteJsonValue(*found[0], &out);
-                       }
-                       return Appended(b.Append(out), c);
-                     });
+  // One document and memory pool for the whole batch, the pool cleared per row:
+  // parsing then takes no heap allocation per row.
+  rapidjson::MemoryPoolAllocator<> pool;
+  rapidjson::CrtAllocator stack;
+  rapidjson::Document doc(&pool, 1024, &stack);
+  std::vector<const rapidjson::Value*> found;
+  std::string out;
+  auto row = [&](const std::vector<ArgRows>& r, int64_t i, SB& b) -> Status {
+    std::string_view text = r[0].Str(i);
+    pool.Clear();
+    // Like Spark's parser, the first JSON value is read and what follows is ignored.
+    doc.Parse<kParseFlags | rapidjson::kParseStopWhenDoneFlag>(text.data(), text.size());
+    if (doc.HasParseError()) return Appended(b.AppendNull(), c);
+    if (fans_out) {
+      found = Walk(doc, steps);
+    } else {
+      found.assign(1, Step(doc, steps));
+      if (found[0] == nullptr) found.clear();
+    }
+    if (found.empty()) return Appended(b.AppendNull(), c);
+    out.clear();
+    if (fans_out && found.size() > 1) {
+      out += '[';
+      for (size_t k = 0; k < found.size(); ++k) {
+        if (k > 0) out += ',';
+        WriteJsonValue(*found[k], &out);
+      }
+      out += ']';
+    } else if (found[0]->IsNull()) {
+      return Appended(b.AppendNull(), c);
+    } else if (found[0]->IsString()) {
+      return Appended(b.Append(found[0]->GetString(), found[0]->GetStringLength()), c);
+    } else {
+      WriteJsonValue(*found[0], &out);
+    }
+    return Appended(b.Append(out), c);
+  };
+  return MapRows<SB>(c, true, row);
 }
 
 // ---- to_json ----
