@@ -62,7 +62,7 @@ Elements ElementsOf(const arrow::ListArray& list) {
 Result<std::shared_ptr<arrow::Array>> Indices(const LibraryCall& c,
                                               const std::vector<int64_t>& idx) {
   arrow::Int64Builder b;
-  auto st = b.AppendValues(idx);
+  auto st = idx.empty() ? arrow::Status::OK() : b.AppendValues(idx);
   std::shared_ptr<arrow::Array> out;
   if (st.ok()) st = b.Finish(&out);
   if (!st.ok()) return EvalError(st, c.e.name, *c.e.type);
@@ -117,7 +117,7 @@ Result<Datum> ElementAt(const LibraryCall& c) {
     valid.push_back(true);
   }
   arrow::Int64Builder b;
-  auto st = b.AppendValues(take, valid);
+  auto st = take.empty() ? arrow::Status::OK() : b.AppendValues(take, valid);
   std::shared_ptr<arrow::Array> idx;
   if (st.ok()) st = b.Finish(&idx);
   if (!st.ok()) return EvalError(st, c.e.name, *c.e.type);
@@ -177,7 +177,7 @@ Result<Datum> SortArray(const LibraryCall& c) {
   DELTA_ASSIGN_OR_RETURN(auto list, ListArg(c));
   Elements el = ElementsOf(*list);
   arrow::Int64Builder pb;
-  auto st = pb.AppendValues(el.parent);
+  auto st = el.parent.empty() ? arrow::Status::OK() : pb.AppendValues(el.parent);
   std::shared_ptr<arrow::Array> parents;
   if (st.ok()) st = pb.Finish(&parents);
   if (!st.ok()) return EvalError(st, c.e.name, *c.e.type);

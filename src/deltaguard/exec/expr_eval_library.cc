@@ -53,13 +53,15 @@ std::string_view ArgRows::Str(int64_t i) const {
 }
 
 int64_t ArgRows::Int(int64_t i) const {
+  // Read through the buffer: INT and DATE are 32-bit, BIGINT and TIMESTAMP 64-bit.
   const int64_t at = scalar_ ? 0 : i;
+  const auto& data = *array_->data();
   switch (array_->type_id()) {
     case arrow::Type::INT32:
     case arrow::Type::DATE32:
-      return static_cast<const arrow::Int32Array&>(*array_).raw_values()[at];
+      return data.GetValues<int32_t>(1)[at];
     default:
-      return static_cast<const arrow::Int64Array&>(*array_).raw_values()[at];
+      return data.GetValues<int64_t>(1)[at];
   }
 }
 

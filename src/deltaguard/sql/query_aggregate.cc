@@ -154,8 +154,10 @@ class CountAccumulator final : public Accumulator {
   Result<ArrayRef> Finish(uint32_t num_groups) override {
     counts_.resize(num_groups, 0);
     arrow::Int64Builder builder;
-    DELTA_ARROW_RETURN_NOT_OK(builder.AppendValues(counts_), ErrorCode::kInternal,
-                              "count");
+    if (!counts_.empty()) {
+      DELTA_ARROW_RETURN_NOT_OK(builder.AppendValues(counts_), ErrorCode::kInternal,
+                                "count");
+    }
     DELTA_ARROW_ASSIGN_OR_RETURN(ArrayRef out, builder.Finish(), ErrorCode::kInternal,
                                  "count");
     return out;

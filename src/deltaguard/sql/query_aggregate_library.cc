@@ -76,8 +76,10 @@ class KeptRows {
 Result<ArrayRef> DoublesOrNull(const std::vector<double>& values,
                                const std::vector<bool>& valid) {
   arrow::DoubleBuilder b;
-  DELTA_ARROW_RETURN_NOT_OK(b.AppendValues(values, valid), ErrorCode::kInternal,
-                            "aggregate");
+  if (!values.empty()) {
+    DELTA_ARROW_RETURN_NOT_OK(b.AppendValues(values, valid), ErrorCode::kInternal,
+                              "aggregate");
+  }
   DELTA_ARROW_ASSIGN_OR_RETURN(ArrayRef out, b.Finish(), ErrorCode::kInternal,
                                "aggregate");
   return out;
@@ -140,7 +142,10 @@ class CountIfAccumulator final : public Accumulator {
   Result<ArrayRef> Finish(uint32_t num_groups) override {
     counts_.resize(num_groups, 0);
     arrow::Int64Builder b;
-    DELTA_ARROW_RETURN_NOT_OK(b.AppendValues(counts_), ErrorCode::kInternal, "count_if");
+    if (!counts_.empty()) {
+      DELTA_ARROW_RETURN_NOT_OK(b.AppendValues(counts_), ErrorCode::kInternal,
+                                "count_if");
+    }
     DELTA_ARROW_ASSIGN_OR_RETURN(ArrayRef out, b.Finish(), ErrorCode::kInternal,
                                  "count_if");
     return out;

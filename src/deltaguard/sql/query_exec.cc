@@ -197,9 +197,12 @@ Result<std::shared_ptr<arrow::Array>> IndexArray(const std::vector<int64_t>& row
     all_valid = all_valid && valid[i];
   }
   arrow::Int64Builder b;
-  DELTA_ARROW_RETURN_NOT_OK(b.AppendValues(rows.data(), static_cast<int64_t>(rows.size()),
-                                           all_valid ? nullptr : valid.data()),
-                            ErrorCode::kInternal, "row indices");
+  if (!rows.empty()) {  // an empty vector's data() may be null, which memcpy must not get
+    DELTA_ARROW_RETURN_NOT_OK(
+        b.AppendValues(rows.data(), static_cast<int64_t>(rows.size()),
+                       all_valid ? nullptr : valid.data()),
+        ErrorCode::kInternal, "row indices");
+  }
   std::shared_ptr<arrow::Array> out;
   DELTA_ARROW_RETURN_NOT_OK(b.Finish(&out), ErrorCode::kInternal, "row indices");
   return out;
