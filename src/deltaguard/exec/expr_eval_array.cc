@@ -23,15 +23,7 @@ namespace {
 
 // The call's first argument as a list array of the batch's length.
 Result<std::shared_ptr<arrow::ListArray>> ListArg(const LibraryCall& c) {
-  const Datum& d = c.args[0];
-  std::shared_ptr<arrow::Array> a;
-  if (d.is_array()) {
-    a = d.make_array();
-  } else {
-    auto r = arrow::MakeArrayFromScalar(*d.scalar(), c.length);
-    if (!r.ok()) return EvalError(r.status(), c.e.name, *c.e.type);
-    a = *r;
-  }
+  DELTA_ASSIGN_OR_RETURN(auto a, ArgArray(c, c.args[0], c.length));
   if (a->type_id() != arrow::Type::LIST) {
     return MakeError(ErrorCode::kInternal, "{}(): expected a list, got {}", c.e.name,
                      a->type()->ToString());
@@ -79,10 +71,7 @@ Result<Datum> MakeList(const LibraryCall& c, const std::vector<int32_t>& offsets
   auto list = std::make_shared<arrow::ListArray>(type, like.length(), buffer, values,
                                                  like.null_bitmap(), like.null_count(),
                                                  like.offset());
-  if (!c.all_scalar()) return Datum(std::static_pointer_cast<arrow::Array>(list));
-  auto scalar = list->GetScalar(0);
-  if (!scalar.ok()) return EvalError(scalar.status(), c.e.name, *c.e.type);
-  return Datum(*scalar);
+  return Shaped(c, list);
 }
 
 Result<Datum> Size(const LibraryCall& c) {
@@ -122,10 +111,7 @@ Result<Datum> ElementAt(const LibraryCall& c) {
   if (st.ok()) st = b.Finish(&idx);
   if (!st.ok()) return EvalError(st, c.e.name, *c.e.type);
   DELTA_ASSIGN_OR_RETURN(Datum out, CallArrow(c, "take", {list->values(), idx}));
-  if (!c.all_scalar()) return out;
-  auto scalar = out.make_array()->GetScalar(0);
-  if (!scalar.ok()) return EvalError(scalar.status(), c.e.name, *c.e.type);
-  return Datum(*scalar);
+  return Shaped(c, out.make_array());
 }
 
 Result<Datum> ArrayContains(const LibraryCall& c) {
@@ -238,15 +224,8 @@ Result<Datum> MakeArray(const LibraryCall& c) {
   const auto& element_type = static_cast<const arrow::ListType&>(*type).value_type();
   std::vector<std::shared_ptr<arrow::Array>> columns;
   for (const auto& d : c.args) {
-    std::shared_ptr<arrow::Array> a;
-    if (d.is_array()) {
-      a = d.make_array();
-    } else {
-      auto r = arrow::MakeArrayFromScalar(*d.scalar(), n);
-      if (!r.ok()) return EvalError(r.status(), c.e.name, *c.e.type);
-      a = *r;
-    }
-    columns.push_back(a);
+    DELTA_ASSIGN_OR_RETURN(auto a, ArgArray(c, d, n));
+    columns.push_back(std::move(a));
   }
   std::shared_ptr<arrow::Array> values;
   if (columns.empty()) {
@@ -269,10 +248,7 @@ Result<Datum> MakeArray(const LibraryCall& c) {
     offsets[static_cast<size_t>(r)] = static_cast<int32_t>(r * k);
   auto list = std::make_shared<arrow::ListArray>(
       type, n, arrow::Buffer::FromVector(offsets), values);
-  if (!c.all_scalar()) return Datum(std::static_pointer_cast<arrow::Array>(list));
-  auto scalar = list->GetScalar(0);
-  if (!scalar.ok()) return EvalError(scalar.status(), c.e.name, *c.e.type);
-  return Datum(*scalar);
+  return Shaped(c, list);
 }
 
 }  // namespace

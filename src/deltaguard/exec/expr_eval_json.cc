@@ -313,14 +313,7 @@ Status ToJson(const arrow::Array& a, int64_t i, std::string* out) {
 
 Result<Datum> ToJsonKernel(const LibraryCall& c) {
   using SB = arrow::StringBuilder;
-  std::shared_ptr<arrow::Array> values;
-  if (c.args[0].is_array()) {
-    values = c.args[0].make_array();
-  } else {
-    auto a = arrow::MakeArrayFromScalar(*c.args[0].scalar(), 1);
-    if (!a.ok()) return EvalError(a.status(), c.e.name, *c.e.type);
-    values = *a;
-  }
+  DELTA_ASSIGN_OR_RETURN(auto values, ArgArray(c, c.args[0], 1));
   return MapRows<SB>(
       c, true, [&](const std::vector<ArgRows>&, int64_t i, SB& b) -> Status {
         std::string out;
@@ -464,20 +457,12 @@ Result<Datum> MakeStruct(const LibraryCall& c) {
   const int64_t n = c.all_scalar() ? 1 : c.length;
   std::vector<std::shared_ptr<arrow::Array>> children;
   for (const auto& d : c.args) {
-    if (d.is_array()) {
-      children.push_back(d.make_array());
-      continue;
-    }
-    auto a = arrow::MakeArrayFromScalar(*d.scalar(), n);
-    if (!a.ok()) return EvalError(a.status(), c.e.name, *c.e.type);
-    children.push_back(*a);
+    DELTA_ASSIGN_OR_RETURN(auto a, ArgArray(c, d, n));
+    children.push_back(std::move(a));
   }
   auto out = arrow::StructArray::Make(children, type->fields());
   if (!out.ok()) return EvalError(out.status(), c.e.name, *c.e.type);
-  if (!c.all_scalar()) return Datum(std::static_pointer_cast<arrow::Array>(*out));
-  auto scalar = (*out)->GetScalar(0);
-  if (!scalar.ok()) return EvalError(scalar.status(), c.e.name, *c.e.type);
-  return Datum(*scalar);
+  return Shaped(c, *out);
 }
 
 }  // namespace

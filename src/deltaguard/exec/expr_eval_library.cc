@@ -73,6 +73,21 @@ bool ArgRows::Bool(int64_t i) const {
   return static_cast<const arrow::BooleanArray&>(*array_).Value(scalar_ ? 0 : i);
 }
 
+Result<std::shared_ptr<arrow::Array>> ArgArray(const LibraryCall& call, const Datum& d,
+                                               int64_t rows) {
+  if (d.is_array()) return d.make_array();
+  auto a = arrow::MakeArrayFromScalar(*d.scalar(), rows);
+  if (!a.ok()) return EvalError(a.status(), call.e.name, *call.e.type);
+  return *a;
+}
+
+Result<Datum> Shaped(const LibraryCall& call, const std::shared_ptr<arrow::Array>& out) {
+  if (!call.all_scalar()) return Datum(out);
+  auto scalar = out->GetScalar(0);
+  if (!scalar.ok()) return EvalError(scalar.status(), call.e.name, *call.e.type);
+  return Datum(*scalar);
+}
+
 Result<std::vector<ArgRows>> RowsOf(const LibraryCall& call) {
   std::vector<ArgRows> rows;
   for (const auto& d : call.args) {

@@ -64,6 +64,13 @@ class ArgRows {
   bool scalar_ = false;
 };
 
+/// Argument `d` as an array of `rows` values (a scalar repeated).
+Result<std::shared_ptr<arrow::Array>> ArgArray(const LibraryCall& call,
+                                               const arrow::Datum& d, int64_t rows);
+/// `out`, one value per row, as the call's result: a scalar when every argument is.
+Result<arrow::Datum> Shaped(const LibraryCall& call,
+                            const std::shared_ptr<arrow::Array>& out);
+
 /// Rows of every argument.
 Result<std::vector<ArgRows>> RowsOf(const LibraryCall& call);
 
@@ -94,10 +101,7 @@ Result<arrow::Datum> MapRows(const LibraryCall& call, bool strict, Fn&& fn) {
   std::shared_ptr<arrow::Array> out;
   if (st.ok()) st = b.Finish(&out);
   if (!st.ok()) return EvalError(st, call.e.name, *call.e.type);
-  if (!call.all_scalar()) return arrow::Datum(out);
-  auto scalar = out->GetScalar(0);
-  if (!scalar.ok()) return EvalError(scalar.status(), call.e.name, *call.e.type);
-  return arrow::Datum(*scalar);
+  return Shaped(call, out);
 }
 
 /// An Arrow append's status as ours.

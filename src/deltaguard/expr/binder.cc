@@ -136,7 +136,7 @@ class Binder {
                            "(WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE)",
                            e.text);
         }
-        DELTA_ASSIGN_OR_RETURN(ExprRef rewritten, RewriteConditional(e));
+        DELTA_ASSIGN_OR_RETURN(ExprRef rewritten, internal::RewriteConditional(e));
         if (rewritten != nullptr) return Bind(*rewritten);
         std::vector<BoundExprRef> args;
         for (const auto& c : e.children) {
@@ -150,59 +150,6 @@ class Binder {
   }
 
  private:
-  // Spark's conditional functions as the CASE (or coalesce) they mean:
-  //   if(c, a, b), iff: CASE WHEN c THEN a ELSE b END
-  //   nvl(a, b), ifnull: coalesce(a, b)
-  //   nvl2(a, b, c): CASE WHEN a IS NOT NULL THEN b ELSE c END
-  //   nullif(a, b): CASE WHEN a = b THEN NULL ELSE a END
-  //   mod(a, b): a % b; pmod(a, b): CASE WHEN a % b < 0 THEN (a % b + b) % b ELSE a % b
-  // Null: not one of them. The result names keep the call as written (the query
-  // names columns from the unbound expression).
-  static Result<ExprRef> RewriteConditional(const Expr& e) {
-    const std::string& name = e.text;
-    const bool is_if = name == "if" || name == "iff";
-    const bool is_nvl = name == "nvl" || name == "ifnull";
-    const bool is_mod = name == "mod" || name == "pmod";
-    if (!is_if && !is_nvl && !is_mod && name != "nvl2" && name != "nullif") {
-      return ExprRef();
-    }
-    const size_t want = is_if || name == "nvl2" ? 3 : 2;
-    if (e.children.size() != want || e.star || e.distinct) {
-      return MakeError(ErrorCode::kInvalidArgument,
-                       "WRONG_NUM_ARGS: function {}() takes {} arguments, got {}", name,
-                       want, e.children.size());
-    }
-    const auto& a = e.children;
-    if (is_nvl) return Expr::Function("coalesce", {a[0], a[1]}, e.position);
-    auto mod = Expr::Binary(ExprOp::kModulo, a[0], a[1], e.position);
-    if (name == "mod") return mod;
-    auto when = std::make_shared<Expr>();
-    when->kind = ExprKind::kCase;
-    when->has_else = true;
-    when->position = e.position;
-    if (name == "pmod") {
-      // Spark: r = a % n; if r < 0 then (r + n) % n else r.
-      auto negative =
-          Expr::Binary(ExprOp::kLt, mod, Expr::Literal(LiteralKind::kInteger, "0"));
-      auto wrapped =
-          Expr::Binary(ExprOp::kModulo, Expr::Binary(ExprOp::kAdd, mod, a[1]), a[1]);
-      when->children = {negative, wrapped, mod};
-      return ExprRef(when);
-    }
-    if (is_if) {
-      when->children = {a[0], a[1], a[2]};
-    } else if (name == "nvl2") {
-      auto not_null = std::make_shared<Expr>();
-      not_null->kind = ExprKind::kIsNull;
-      not_null->negated = true;
-      not_null->children = {a[0]};
-      when->children = {not_null, a[1], a[2]};
-    } else {  // nullif
-      when->children = {Expr::Binary(ExprOp::kEq, a[0], a[1]), Expr::Null(), a[0]};
-    }
-    return ExprRef(when);
-  }
-
   Result<BoundExprRef> BindColumn(const Expr& e) {
     const StructType* level = &schema_;
     std::vector<std::string> resolved;

@@ -45,6 +45,9 @@ Result<DataTypeRef> Unify(std::vector<BoundExprRef>* args, std::string_view what
 Status CheckCastable(const DataType& from, const DataType& to);
 
 Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> args);
+/// Spark's conditional functions (if, nvl, nvl2, nullif) and mod/pmod as the CASE,
+/// coalesce or % they mean; null when `e` is none of them (binder_functions.cc).
+Result<ExprRef> RewriteConditional(const Expr& e);
 
 // binder_aggregates.cc: the aggregate library (BoundFn::kAggregate, canonical names).
 bool IsLibraryAggregate(std::string_view name);

@@ -140,16 +140,6 @@ Result<BatchRef> Explode(const BatchRef& batch, const BoundView& view,
   return arrow::RecordBatch::Make(out_schema, parent_idx->length(), std::move(columns));
 }
 
-// Column entries for a single relation's schema (a join already has them).
-std::vector<ColumnSource> ColumnsOf(const SourcePlan& src) {
-  if (!src.columns.empty()) return src.columns;
-  std::vector<ColumnSource> out;
-  for (const auto& f : src.schema->fields()) {
-    out.push_back(ColumnSource{f.name, src.qualifiers, true, true});
-  }
-  return out;
-}
-
 Result<SourcePlan> ApplyView(SourcePlan src, const LateralView& view, int64_t now_micros,
                              int index) {
   const Expr& call = *view.generator;

@@ -85,6 +85,10 @@ Result<SourcePlan> ApplyLateralViews(SourcePlan src,
                                      const std::vector<LateralView>& views,
                                      int64_t now_micros);
 
+/// The columns of a source as ColumnSource entries: a join's own, or one per field of
+/// a single relation, qualified by its qualifiers (query_join.cc).
+std::vector<ColumnSource> ColumnsOf(const SourcePlan& src);
+
 /// A join (query_join.cc).
 Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
                             int depth);

@@ -25,11 +25,6 @@
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::query_internal {
-namespace {
-
-using Type = JoinClause::Type;
-
-// The columns of a source as ColumnSource entries (a join's own, or one per field).
 std::vector<ColumnSource> ColumnsOf(const SourcePlan& src) {
   if (!src.columns.empty()) return src.columns;
   std::vector<ColumnSource> out;
@@ -38,6 +33,10 @@ std::vector<ColumnSource> ColumnsOf(const SourcePlan& src) {
   }
   return out;
 }
+
+namespace {
+
+using Type = JoinClause::Type;
 
 // Splits `e` into its AND-ed conjuncts.
 std::vector<std::string> FieldNames(const StructType& schema) {
