@@ -35,7 +35,7 @@ step() { printf '\n==> [setup %s] %s\n' "$1" "$2"; }
 APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config python3-venv python3-dev
   libfmt-dev libexpected-dev rapidjson-dev libroaring-dev libedit-dev ccache
-  libyaml-cpp-dev libxxhash-dev libssl-dev zlib1g-dev
+  libyaml-cpp-dev libxxhash-dev libssl-dev zlib1g-dev tzdata
 )
 if ((DEV)); then
   APT_PACKAGES+=(

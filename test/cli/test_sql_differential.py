@@ -391,6 +391,63 @@ QUERIES = [
     "SELECT id, split(s, ',') AS parts, split(s, ',', 2) AS two, size(split(s, 'o')) "
     "AS n FROM {f}",
     "SELECT * FROM {c} LATERAL VIEW posexplode(array(name, 'k')) t",
+    # try_ functions, Spark's hash/xxhash64, format_string, time zones,
+    # make_timestamp, maps and access with [] and ., json_tuple, schema_of_json
+    'SELECT id, try_add(n, 2147483647) AS a, try_subtract(n, -2147483647) AS b, '
+    'try_multiply(n, 1073741824) AS c, try_divide(x, n) AS d, try_mod(id, n) AS e '
+    'FROM {f}',
+    'SELECT id, try_divide(amount, id - 2) AS q, try_add(id, amount) FROM {a}',
+    "SELECT id, try_element_at(split(s, ','), 3) AS third, try_element_at(array(1, "
+    '2), n + 1) AS el FROM {f}',
+    'SELECT id, hash(id, s) AS h, xxhash64(s, t, d) AS x, hash(x) AS hx, hash(t, d, '
+    'n) AS ht FROM {f}',
+    'SELECT id, hash(v, x, d) AS h, xxhash64(grp, d) AS x FROM {w}',
+    'SELECT hash(*) AS h FROM {a}',
+    "SELECT id, hash(array(id, n), named_struct('a', s)) AS h FROM {f}",
+    "SELECT id, format_string('%s|%d|%5.2f|%-8s|%08.3f', s, n, x, s, x) AS f FROM {f}",
+    "SELECT id, printf('%x %o %,d %+d %e', n, n, n * 1000, n, x) AS p FROM {f}",
+    "SELECT grp, format_string('%s: %.1f', grp, sum(x)) AS f FROM {w} GROUP BY grp",
+    "SELECT id, format_string('%10.4s|', s) AS g FROM {f}",
+    "SELECT id, from_utc_timestamp(t, 'America/Los_Angeles') AS a, "
+    "to_utc_timestamp(t, 'Asia/Kolkata') AS b, from_utc_timestamp(t, '+05:30') AS "
+    "c, to_utc_timestamp(t, 'PST') AS e FROM {f}",
+    "SELECT to_utc_timestamp(TIMESTAMP'2024-03-10 02:30:00', 'America/Los_Angeles') "
+    "AS gap, to_utc_timestamp(TIMESTAMP'2024-11-03 01:30:00', "
+    "'America/Los_Angeles') AS overlap, from_utc_timestamp(TIMESTAMP'2024-11-03 "
+    "09:30:00', 'America/Los_Angeles') AS back",
+    'SELECT id, make_timestamp(2024, 1 + id, id, n + 3, 30, x + 5) AS ts FROM {f} '
+    'WHERE id IN (1, 2, 6)',
+    'SELECT make_timestamp(2024, 2, 29, 23, 59, 60) AS a, make_timestamp(2024, 7, '
+    "1, 12, 0, 0, 'Europe/Paris') AS b, make_timestamp(1969, 12, 31, 23, 59, "
+    '59.999999) AS c',
+    "SELECT id, map('a', id, 'b', n) AS m, map(s, n)[s] AS v FROM {f} WHERE s IS NOT NULL",
+    "SELECT id, map_keys(map(id, s, 99, 'z')) AS k, map_values(map(id, s)) AS v, "
+    'size(map(id, n)) AS sz FROM {f}',
+    "SELECT id, element_at(map('x', n), 'x') AS a, element_at(map('x', n), 'y') AS "
+    'b, map_contains_key(map(id, 1), 3) AS c FROM {f}',
+    'SELECT id, map_from_arrays(array(1, 2), array(s, name)) AS m FROM (SELECT id, '
+    's, s AS name FROM {f})',
+    "SELECT id, map_entries(map('k', n)) AS e FROM {f}",
+    "SELECT id, split(s, ' ')[0] AS first, array(id, n)[1] AS second FROM {f}",
+    "SELECT id, named_struct('a', id, 'b', s).b AS b, array(named_struct('p', id), "
+    "named_struct('p', n)).p AS ps FROM {f}",
+    "SELECT k, v FROM (SELECT map('a', id, 'b', amount) AS m FROM {a}) LATERAL VIEW "
+    'explode(m) t AS k, v',
+    "SELECT explode(map('a', id, 'b', amount)) FROM {a}",
+    "SELECT id, posexplode(map('x', n, 'y', id)) FROM {f}",
+    "SELECT m['b'] AS b, count(*) AS c FROM (SELECT map('a', id, 'b', amount) AS m "
+    "FROM {a}) GROUP BY m['b']",
+    'SELECT json_tuple(\'{{"a":1,"b":{{"c":[1,2]}},"d":"x"}}\', \'a\', \'b\', \'d\', \'zz\')',
+    "SELECT id, j.a, j.b FROM (SELECT id, to_json(named_struct('a', id, 'b', s)) AS "
+    "js FROM {f}) LATERAL VIEW json_tuple(js, 'a', 'b') j AS a, b",
+    "SELECT id, c0 FROM (SELECT id, CASE WHEN id = 2 THEN 'bad' ELSE "
+    "to_json(named_struct('q', x)) END AS js FROM {f}) LATERAL VIEW json_tuple(js, "
+    "'q') j",
+    'SELECT schema_of_json(\'[{{"col":0}}]\') AS a, '
+    'schema_of_json(\'{{"b":1.5,"a":[1,2.0],"c":null,"d":{{"x":true}},"e":[],"f":123456789012345678901234,"m":[1,"x"]}}\') '
+    'AS b',
+    'SELECT schema_of_json(\'1\') AS a, schema_of_json(\'"s"\') AS b, '
+    "schema_of_json('[[1],[2.5]]') AS c",
 ]
 
 # Doubles are compared to 12 significant digits (docs/sql.md "Differential testing"):

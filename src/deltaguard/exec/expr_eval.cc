@@ -127,6 +127,7 @@ Result<Datum> Evaluator::Eval(const BoundExpr& e) {
     case BoundKind::kCase:
       return Case(e);
     case BoundKind::kCall: {
+      if (e.try_cast && e.fn != BoundFn::kToTimestamp) return TryCall(e);
       DELTA_ASSIGN_OR_RETURN(Datum out, CallFn(e));
       return Conform(out, e);
     }
@@ -139,6 +140,67 @@ Result<Datum> Evaluator::Call(const std::string& fn, const std::vector<Datum>& a
   auto r = cp::CallFunction(fn, args, opts);
   if (!r.ok()) return EvalError(r.status(), e.name.empty() ? fn : e.name, *e.type);
   return std::move(r).ValueUnsafe();
+}
+
+// try_add, try_divide, try_element_at, ...: the call's own errors (overflow, division
+// by zero, an index out of range) make its row NULL, while errors of its arguments
+// still fail the statement, as Spark's EvalMode.TRY. The arguments are evaluated once;
+// when the call fails over the whole batch it runs again row by row on them.
+Result<Datum> Evaluator::TryCall(const BoundExpr& e) {
+  std::vector<Datum> values;
+  bool all_scalar = true;
+  for (const auto& a : e.args) {
+    DELTA_ASSIGN_OR_RETURN(Datum v, Eval(*a));
+    all_scalar = all_scalar && v.is_scalar();
+    values.push_back(std::move(v));
+  }
+  const int64_t rows = all_scalar ? 1 : batch_.num_rows();
+  arrow::FieldVector fields;
+  arrow::ArrayVector columns;
+  BoundExpr strict = e;
+  strict.try_cast = false;
+  for (size_t k = 0; k < values.size(); ++k) {
+    DELTA_ASSIGN_OR_RETURN(auto column, AsArray(values[k], rows));
+    const std::string name = "__try" + std::to_string(k);
+    fields.push_back(arrow::field(name, column->type()));
+    columns.push_back(std::move(column));
+    auto ref = std::make_shared<BoundExpr>(*e.args[k]);
+    ref->kind = BoundKind::kColumn;
+    ref->path = {name};
+    ref->args.clear();
+    strict.args[k] = std::move(ref);
+  }
+  auto batch = arrow::RecordBatch::Make(arrow::schema(fields), rows, columns);
+  EvalOptions options;
+  options.now_micros = now_micros_;
+  DELTA_ASSIGN_OR_RETURN(auto type, ArrowTypeOf(*e.type));
+  auto whole = Evaluator(*batch, options).Eval(strict);
+  std::shared_ptr<arrow::Array> out;
+  if (whole) {
+    DELTA_ASSIGN_OR_RETURN(out, AsArray(*whole, rows));
+  } else {
+    std::unique_ptr<arrow::ArrayBuilder> b;
+    auto st = arrow::MakeBuilder(arrow::default_memory_pool(), type, &b);
+    for (int64_t i = 0; st.ok() && i < rows; ++i) {
+      auto one = batch->Slice(i, 1);
+      auto r = Evaluator(*one, options).Eval(strict);
+      // Spark's try_element_at still fails on index 0 (not an out-of-range index).
+      if (!r && r.error().message.rfind("INVALID_INDEX_OF_ZERO", 0) == 0)
+        return r.error();
+      if (!r) {
+        st = b->AppendNull();
+        continue;
+      }
+      DELTA_ASSIGN_OR_RETURN(auto value, AsArray(*r, 1));
+      st = b->AppendArraySlice(*value->data(), 0, 1);
+    }
+    if (st.ok()) st = b->Finish(&out);
+    if (!st.ok()) return EvalError(st, e.name, *e.type);
+  }
+  if (!all_scalar) return Datum(out);
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto scalar, out->GetScalar(0), ErrorCode::kInternal,
+                               "a constant try_ call");
+  return Datum(scalar);
 }
 
 // Cast a computed value to the node's type when Arrow chose another (decimals).

@@ -236,6 +236,41 @@ Result<Datum> MakeDate(const LibraryCall& c) {
       });
 }
 
+// make_timestamp(year, month, day, hour, min, sec [, zone]): sec holds microseconds
+// in its fraction; 60 is the next minute when the fraction is zero (Spark). With a
+// zone the fields are its wall time.
+Result<Datum> MakeTimestamp(const LibraryCall& c) {
+  DELTA_ASSIGN_OR_RETURN(
+      Datum local,
+      MapRows<TB>(
+          c, true, [&](const std::vector<ArgRows>& r, int64_t i, TB& b) -> Status {
+            const int64_t y = r[0].Int(i), mo = r[1].Int(i), d = r[2].Int(i);
+            const int64_t h = r[3].Int(i), mi = r[4].Int(i);
+            const double sec = r[5].Dbl(i);
+            DELTA_RETURN_IF_ERROR(FieldRange(c, "year", y, -290307, 294247));
+            DELTA_RETURN_IF_ERROR(FieldRange(c, "month", mo, 1, 12));
+            DELTA_RETURN_IF_ERROR(FieldRange(c, "day", d, 1, DaysInMonth(y, mo)));
+            DELTA_RETURN_IF_ERROR(FieldRange(c, "hour", h, 0, 23));
+            DELTA_RETURN_IF_ERROR(FieldRange(c, "minute", mi, 0, 59));
+            const int64_t micros = std::isfinite(sec) ? std::llround(sec * 1e6) : -1;
+            if (micros < 0 || micros > 60 * kMicrosPerSecond ||
+                (micros >= 60 * kMicrosPerSecond && micros != 60 * kMicrosPerSecond)) {
+              return MakeError(ErrorCode::kInvalidArgument,
+                               "INVALID_FRACTION_OF_SECOND: {}(): seconds {} are out of "
+                               "range [0, 60] (60 only without a fraction)",
+                               c.e.name, sec);
+            }
+            const int64_t day = DaysFromCivil(y, mo, d);
+            return Appended(b.Append(day * kMicrosPerDay +
+                                     (h * 3600 + mi * 60) * kMicrosPerSecond + micros),
+                            c);
+          }));
+  if (c.args.size() < 7) return local;
+  DELTA_ASSIGN_OR_RETURN(auto a, ArgArray(c, local, c.all_scalar() ? 1 : c.length));
+  DELTA_ASSIGN_OR_RETURN(auto utc, LocalToUtc(c, a, c.StrLiteral(6)));
+  return Shaped(c, utc);
+}
+
 Result<Datum> TimestampSeconds(const LibraryCall& c) {
   return MapRows<TB>(
       c, true, [&](const std::vector<ArgRows>& r, int64_t i, TB& b) -> Status {
@@ -309,6 +344,7 @@ std::vector<KernelEntry> DatetimeKernels() {
       {"unix_timestamp", UnixTimestamp},
       {"from_unixtime", FromUnixtime},
       {"make_date", MakeDate},
+      {"make_timestamp", MakeTimestamp},
       {"timestamp_seconds", TimestampSeconds},
       {"unix_seconds", UnixSeconds},
       {"unix_date", DaysAsInt},

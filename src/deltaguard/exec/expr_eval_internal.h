@@ -51,6 +51,7 @@ class Evaluator {
                      const arrow::compute::FunctionOptions* opts = nullptr);
   Result<Datum> Conform(const Datum& d, const BoundExpr& e);
   Result<Datum> Column(const BoundExpr& e);
+  Result<Datum> TryCall(const BoundExpr& e);
 
   // expr_eval_cast.cc
   Result<Datum> CastOnce(const Datum& arg, const std::shared_ptr<arrow::DataType>& to,

@@ -454,6 +454,9 @@ Result<Datum> CallLibrary(const LibraryCall& call) {
     for (auto& k : HashKernels()) all.push_back(k);
     for (auto& k : ArrayKernels()) all.push_back(k);
     for (auto& k : JsonKernels()) all.push_back(k);
+    for (auto& k : FormatKernels()) all.push_back(k);
+    for (auto& k : TimezoneKernels()) all.push_back(k);
+    for (auto& k : MapKernels()) all.push_back(k);
     return all;
   }();
   for (const auto& k : kTable) {

@@ -2,7 +2,8 @@
 /// The function library's kernels (BoundFn::kLibrary, signatures in
 /// expr/binder_library.cc), shared by expr_eval_library.cc (the kernel table and the
 /// string kernels), expr_eval_regex.cc, expr_eval_datetime.cc, expr_eval_math.cc and
-/// expr_eval_hash.cc, expr_eval_array.cc and expr_eval_json.cc. Arguments arrive
+/// expr_eval_hash.cc, expr_eval_array.cc, expr_eval_json.cc, expr_eval_format.cc,
+/// expr_eval_timezone.cc and expr_eval_map.cc. Arguments arrive
 /// evaluated and already cast as the signature says, so a kernel reads each argument as
 /// one Arrow type: STRING utf8, BINARY binary, INT int32, BIGINT int64, DOUBLE float64,
 /// DATE date32, TIMESTAMP timestamp[us, UTC], BOOLEAN bool.
@@ -119,6 +120,15 @@ std::vector<KernelEntry> MathKernels();
 std::vector<KernelEntry> HashKernels();
 std::vector<KernelEntry> ArrayKernels();
 std::vector<KernelEntry> JsonKernels();
+std::vector<KernelEntry> FormatKernels();
+std::vector<KernelEntry> TimezoneKernels();
+std::vector<KernelEntry> MapKernels();
+
+/// Wall times `local` (timestamp micros read as fields) in the zone `zone` (as Spark
+/// names zones) as UTC instants (expr_eval_timezone.cc).
+Result<std::shared_ptr<arrow::Array>> LocalToUtc(
+    const LibraryCall& c, const std::shared_ptr<arrow::Array>& local,
+    std::string_view zone);
 
 /// Runs the library function `call.e.name`.
 Result<arrow::Datum> CallLibrary(const LibraryCall& call);

@@ -136,8 +136,11 @@ class Binder {
                            "(WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE)",
                            e.text);
         }
+        if (ExprRef all = ExpandStarArgument(e, schema_)) return Bind(*all);
         DELTA_ASSIGN_OR_RETURN(ExprRef rewritten, internal::RewriteConditional(e));
-        if (rewritten != nullptr) return Bind(*rewritten);
+        if (rewritten != nullptr) {
+          return internal::MarkTry(Bind(*rewritten), rewritten->try_cast);
+        }
         std::vector<BoundExprRef> args;
         for (const auto& c : e.children) {
           DELTA_ASSIGN_OR_RETURN(BoundExprRef a, Bind(*c));

@@ -163,6 +163,11 @@ bool IsDeterministic(const BoundExpr& expr);
 /// operations (Spark's wider type: numbers widen, NULL gives way, DATE and TIMESTAMP
 /// meet at TIMESTAMP; other types only with themselves); null when they do not.
 DataTypeRef CommonTypeOf(const DataTypeRef& a, const DataTypeRef& b);
+
+/// f(*) for any f but count: f over every top-level column of `schema`, as Spark
+/// expands a lone star among a function's arguments (hash(*)); null for any other
+/// expression.
+ExprRef ExpandStarArgument(const Expr& e, const StructType& schema);
 /// True when an aggregate function (count/sum/min/max/avg) occurs anywhere.
 bool ContainsAggregate(const BoundExpr& expr);
 

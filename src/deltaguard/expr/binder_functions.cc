@@ -18,7 +18,10 @@ constexpr std::string_view kSupported =
     "rtrim, substring, substr, concat, abs, "
     "round, bround, greatest, least, floor, ceil, ceiling, current_date, "
     "current_timestamp, date_add, date_sub, year, month, day, "
-    "dayofmonth, to_date, to_timestamp, try_to_timestamp, count, sum, min, max, avg";
+    "dayofmonth, to_date, to_timestamp, try_to_timestamp, count, sum, min, max, avg, "
+    "try_add, try_subtract, try_multiply, try_divide, try_mod, try_element_at, map, "
+    "map_keys, map_values, map_entries, map_contains_key, map_from_arrays, "
+    "schema_of_json";
 
 struct Fn {
   std::string_view name;
@@ -118,6 +121,45 @@ Result<BoundExprRef> IntLiteralArg(const Expr& node, size_t i, const BoundExprRe
 
 }  // namespace
 
+// try_add(a, b), try_subtract, try_multiply, try_divide, try_mod, try_element_at:
+// the strict call, marked `try_cast` so that binding marks the bound call lenient
+// (MarkTry; the evaluator's TryCall makes the rows the call fails on NULL).
+Result<ExprRef> RewriteTry(const Expr& e) {
+  static constexpr std::pair<std::string_view, ExprOp> kOps[] = {
+      {"try_add", ExprOp::kAdd},
+      {"try_subtract", ExprOp::kSubtract},
+      {"try_multiply", ExprOp::kMultiply},
+      {"try_divide", ExprOp::kDivide},
+      {"try_mod", ExprOp::kModulo}};
+  const std::string& name = e.text;
+  ExprRef strict;
+  for (const auto& [try_name, op] : kOps) {
+    if (name != try_name) continue;
+    if (e.children.size() != 2 || e.star || e.distinct) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "WRONG_NUM_ARGS: function {}() takes 2 arguments, got {}", name,
+                       e.children.size());
+    }
+    strict = Expr::Binary(op, e.children[0], e.children[1], e.position);
+  }
+  if (name == "try_element_at") {
+    auto call = std::make_shared<Expr>(e);
+    call->text = "element_at";
+    strict = call;
+  }
+  if (strict == nullptr) return ExprRef();
+  auto marked = std::make_shared<Expr>(*strict);
+  marked->try_cast = true;
+  return ExprRef(marked);
+}
+
+Result<BoundExprRef> MarkTry(Result<BoundExprRef> bound, bool lenient) {
+  if (!lenient || !bound || (*bound)->kind != BoundKind::kCall) return bound;
+  auto call = std::make_shared<BoundExpr>(**bound);
+  call->try_cast = true;
+  return BoundExprRef(call);
+}
+
 // Spark's conditional functions as the CASE (or coalesce) they mean:
 //   if(c, a, b), iff: CASE WHEN c THEN a ELSE b END
 //   nvl(a, b), ifnull: coalesce(a, b)
@@ -128,6 +170,8 @@ Result<BoundExprRef> IntLiteralArg(const Expr& node, size_t i, const BoundExprRe
 // names columns from the unbound expression).
 Result<ExprRef> RewriteConditional(const Expr& e) {
   const std::string& name = e.text;
+  DELTA_ASSIGN_OR_RETURN(ExprRef lenient, RewriteTry(e));
+  if (lenient != nullptr) return lenient;
   const bool is_if = name == "if" || name == "iff";
   const bool is_nvl = name == "nvl" || name == "ifnull";
   const bool is_mod = name == "mod" || name == "pmod";
@@ -181,6 +225,10 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
     DELTA_RETURN_IF_ERROR(Arity(node, args.size(), 1, 1));
     return MakeLiteral(
         LiteralValue{DataType::String(), CatalogTypeString(*args[0]->type)});
+  }
+  if (node.text == "schema_of_json") return BindSchemaOfJson(node, args);
+  if (found == nullptr && IsCollectionCall(node.text, args)) {
+    return BindCollectionCall(node, std::move(args));
   }
   if (found == nullptr && IsLibraryAggregate(node.text)) {
     return BindLibraryAggregate(node, std::move(args));
@@ -390,3 +438,17 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
 }
 
 }  // namespace deltaguard::internal
+
+namespace deltaguard {
+
+ExprRef ExpandStarArgument(const Expr& e, const StructType& schema) {
+  if (!e.star || !e.children.empty() || e.text == "count") return nullptr;
+  auto all = std::make_shared<Expr>(e);
+  all->star = false;
+  for (const auto& f : schema.fields()) {
+    all->children.push_back(Expr::Column({f.name}, e.position));
+  }
+  return all;
+}
+
+}  // namespace deltaguard

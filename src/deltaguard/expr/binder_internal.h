@@ -48,12 +48,24 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
 /// Spark's conditional functions (if, nvl, nvl2, nullif) and mod/pmod as the CASE,
 /// coalesce or % they mean; null when `e` is none of them (binder_functions.cc).
 Result<ExprRef> RewriteConditional(const Expr& e);
+/// try_add and the other try_ functions: the strict expression marked `try_cast`
+/// (null when `e` is not one of them); MarkTry makes its bound call lenient.
+Result<ExprRef> RewriteTry(const Expr& e);
+Result<BoundExprRef> MarkTry(Result<BoundExprRef> bound, bool lenient);
 
 // binder_aggregates.cc: the aggregate library (BoundFn::kAggregate, canonical names).
 bool IsLibraryAggregate(std::string_view name);
 std::string LibraryAggregateNames();
 Result<BoundExprRef> BindLibraryAggregate(const Expr& node,
                                           std::vector<BoundExprRef> args);
+
+// binder_collections.cc: `[]`, `.`, the map functions, element_at/size on a MAP.
+bool IsCollectionCall(std::string_view name, const std::vector<BoundExprRef>& args);
+Result<BoundExprRef> BindCollectionCall(const Expr& node, std::vector<BoundExprRef> args);
+
+// binder_json_schema.cc: schema_of_json(literal), folded to a string literal.
+Result<BoundExprRef> BindSchemaOfJson(const Expr& node,
+                                      const std::vector<BoundExprRef>& args);
 
 // binder_library.cc: the function library (BoundFn::kLibrary).
 bool IsLibraryFunction(std::string_view name);

@@ -63,6 +63,8 @@ constexpr LibraryFn kLibrary[] = {
     {"endswith", "endswith", 2, 2, "SS", 'b'},
     {"contains", "contains", 2, 2, "SS", 'b'},
     {"btrim", "btrim", 1, 2, "SS", 'S'},
+    {"format_string", "format_string", 1, kMany, "SP", 'S'},
+    {"printf", "format_string", 1, kMany, "SP", 'S'},
     {"split_part", "split_part", 3, 3, "SSI", 'S'},
     {"split", "split", 2, 3, "Ssi", 'w'},
     {"space", "space", 1, 1, "I", 'S'},
@@ -112,6 +114,9 @@ constexpr LibraryFn kLibrary[] = {
     {"to_unix_timestamp", "unix_timestamp", 1, 2, "Ts", 'L'},
     {"from_unixtime", "from_unixtime", 1, 2, "Ls", 'S'},
     {"make_date", "make_date", 3, 3, "III", 'D'},
+    {"make_timestamp", "make_timestamp", 6, 7, "IIIIIFs", 'T'},
+    {"from_utc_timestamp", "from_utc_timestamp", 2, 2, "Ts", 'T'},
+    {"to_utc_timestamp", "to_utc_timestamp", 2, 2, "Ts", 'T'},
     {"timestamp_seconds", "timestamp_seconds", 1, 1, "L", 'T'},
     {"unix_seconds", "unix_seconds", 1, 1, "T", 'L'},
     {"unix_date", "unix_date", 1, 1, "D", 'I'},
@@ -122,6 +127,8 @@ constexpr LibraryFn kLibrary[] = {
     {"sha", "sha1", 1, 1, "Y", 'S'},
     {"sha2", "sha2", 2, 2, "Yi", 'S'},
     {"crc32", "crc32", 1, 1, "Y", 'L'},
+    {"hash", "hash", 1, kMany, "H", 'I'},
+    {"xxhash64", "xxhash64", 1, kMany, "H", 'L'},
     // arrays ('e': the element type of argument 1; '0': argument 1's type)
     {"size", "size", 1, 1, "A", 'I'},
     {"cardinality", "size", 1, 1, "A", 'I'},
@@ -239,6 +246,19 @@ Result<BoundExprRef> ConformArg(const LibraryFn& f, size_t i, char letter,
     case 'N':
       if (arg->type->is_nested()) return arg;
       return ArgError(f, i, *arg, "a STRUCT, ARRAY or MAP");
+    case 'P':
+      if (primitive || null) return arg;
+      return ArgError(f, i, *arg, "a number, string, boolean, date or timestamp");
+    case 'H':
+      if (!arg->type->is_nested() && k != TypeKind::kVariant) return arg;
+      if (k == TypeKind::kArray || k == TypeKind::kStruct) {
+        // MAP nested anywhere is refused too, as Spark's HASH_MAP_TYPE.
+        if (TypeToSql(*arg->type).find("MAP<") == std::string::npos) return arg;
+      }
+      return MakeError(ErrorCode::kSchemaMismatch,
+                       "DATATYPE_MISMATCH.HASH_MAP_TYPE: function {}(): argument {} "
+                       "is {}; a MAP cannot be hashed (its entries have no order)",
+                       f.name, i + 1, TypeToSql(*arg->type));
     case '*':
       return arg;
     default:

@@ -295,7 +295,7 @@ Result<std::vector<Token>> Tokenize(std::string_view sql, const SyntaxErrorFn& e
       }
     }
     if (len == 0 &&
-        std::string_view("(),.+-*/%=<>:;").find(c) != std::string_view::npos) {
+        std::string_view("(),.+-*/%=<>:;[]").find(c) != std::string_view::npos) {
       len = 1;
     }
     if (len == 0) {

@@ -320,7 +320,35 @@ class Parser {
       DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseUnary());
       return minus ? Expr::Unary(ExprOp::kNegate, child, sign.pos) : child;
     }
-    return ParsePrimary();
+    const bool parenthesized = IsSymbol(Peek(), "(");
+    DELTA_ASSIGN_OR_RETURN(ExprRef base, ParsePrimary());
+    return ParsePostfix(std::move(base), parenthesized);
+  }
+
+  // `base[key]` (array index, map key or struct field name) and `base.field` after a
+  // call, a subscript or a parenthesized expression (a column's dotted path is the
+  // column's own). They parse as
+  // calls of the internal functions "[]" and "." (docs/sql.md "Structs, arrays and
+  // maps"); the printer writes them back in this form.
+  Result<ExprRef> ParsePostfix(ExprRef base, bool parenthesized) {
+    while (true) {
+      const Token& t = Peek();
+      if (AcceptSymbol("[")) {
+        DELTA_ASSIGN_OR_RETURN(ExprRef key, ParseOr());
+        DELTA_RETURN_IF_ERROR(ExpectSymbol("]"));
+        base = Expr::Function("[]", {std::move(base), std::move(key)}, t.pos);
+      } else if (IsSymbol(t, ".") &&
+                 (base->kind == ExprKind::kFunction || parenthesized)) {
+        Next();
+        const Token& field = Peek();
+        if (field.kind != TokenKind::kIdent && field.kind != TokenKind::kQuotedIdent) {
+          return Fail(field, "expected a field name after '.'");
+        }
+        base = Expr::Function(".", {std::move(base), Expr::String(Next().text)}, t.pos);
+      } else {
+        return base;
+      }
+    }
   }
 
   Result<ExprRef> NumberLiteral(const Token& t, const std::string& text) {

@@ -358,7 +358,7 @@ TEST(ParserTest, TokenSoupNeverCrashes) {
       "LIKE", "CASE", "WHEN",     "THEN",  "ELSE",  "END",  "CAST",
       "AS",   "INT",  "f",        "count", "*",     "DATE", "'2024-01-01'",
       "DIV",  "||",   "DISTINCT", "FROM",  "X'0A'", "--",   "\n",
-      "."};
+      ".",    "[",    "]"};
   std::mt19937 rng(42);
   int parsed = 0;
   for (int iter = 0; iter < 20000; ++iter) {

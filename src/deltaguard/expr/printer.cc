@@ -277,6 +277,24 @@ class Printer {
         out.push_back(')');
         return;
       case ExprKind::kFunction:
+        if (e.text == "[]" && c.size() == 2) {  // base[key] (parser.cc ParsePostfix)
+          Print(*c[0], kPrecPrimary);
+          out.push_back('[');
+          Print(*c[1], kPrecOr);
+          out.push_back(']');
+          return;
+        }
+        if (e.text == "." && c.size() == 2) {  // base.field: a call or parenthesized
+          if (c[0]->kind == ExprKind::kFunction) {
+            Print(*c[0], kPrecPrimary);
+          } else {
+            out.push_back('(');
+            Print(*c[0], kPrecOr);
+            out.push_back(')');
+          }
+          out += "." + QuoteIdentifier(c[1]->text);
+          return;
+        }
         // current_date() etc. need no quotes when followed by '('.
         out += (EqualsIgnoreCase(e.text, "current_date") ||
                 EqualsIgnoreCase(e.text, "current_timestamp"))

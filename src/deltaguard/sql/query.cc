@@ -296,9 +296,22 @@ Result<QueryPlan> SelectPlanner::Plan() {
   }
 
   std::vector<OutputColumn> outputs;
-  for (const auto& [alias, e] : items) {
+  for (const auto& [alias, item] : items) {
+    // f(*) over the input's columns (not the window and aggregate columns `extended`
+    // adds), named f(a, b, ...) by their names as the query shows them.
+    ExprRef e = item;
+    std::string star_name;
+    if (ExprRef all = ExpandStarArgument(*item, input)) {
+      e = all;
+      std::vector<std::string> shown;
+      for (size_t i = 0; i < input.num_fields(); ++i) {
+        shown.push_back(src.columns.empty() ? input.fields()[i].name
+                                            : src.columns[i].name);
+      }
+      star_name = fmt::format("{}({})", item->text, fmt::join(shown, ", "));
+    }
     DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, extended, bind));
-    std::string name = alias;
+    std::string name = alias.empty() ? star_name : alias;
     if (name.empty()) {
       name = e->kind == ExprKind::kColumn ? b->path.back() : SparkColumnName(*e);
       if (e->kind == ExprKind::kColumn && b->path.size() == 1 && !src.columns.empty()) {

@@ -83,6 +83,8 @@ Result<std::vector<StructField>> GeneratedFields(const std::string& base,
 struct BoundView {
   GeneratorKind kind;
   BoundExprRef arg;
+  /// json_tuple: one get_json_object call per field name (one output row per input).
+  std::vector<BoundExprRef> values;
   std::vector<std::string> internal;  ///< names of the generated columns in the schema
   std::vector<StructField> fields;
 };
@@ -92,6 +94,14 @@ struct BoundView {
 Result<BatchRef> Explode(const BatchRef& batch, const BoundView& view,
                          const std::shared_ptr<arrow::Schema>& out_schema,
                          const EvalOptions& eval) {
+  if (view.kind.base == "json_tuple") {
+    std::vector<std::shared_ptr<arrow::Array>> columns = batch->columns();
+    for (const auto& v : view.values) {
+      DELTA_ASSIGN_OR_RETURN(auto column, Evaluate(*v, *batch, eval));
+      columns.push_back(std::move(column));
+    }
+    return arrow::RecordBatch::Make(out_schema, batch->num_rows(), std::move(columns));
+  }
   DELTA_ASSIGN_OR_RETURN(auto values, Evaluate(*view.arg, *batch, eval));
   const auto& list = static_cast<const arrow::ListArray&>(*values);  // MAP is a list too
   arrow::Int64Builder parents, children;
@@ -140,6 +150,29 @@ Result<BatchRef> Explode(const BatchRef& batch, const BoundView& view,
   return arrow::RecordBatch::Make(out_schema, parent_idx->length(), std::move(columns));
 }
 
+// json_tuple(json, 'a', 'b', ...): the top-level fields a, b, ... as strings, each
+// the get_json_object of its name (NULL where the JSON is malformed or lacks it).
+Result<std::vector<BoundExprRef>> JsonTupleValues(const Expr& call, const ExprRef& json,
+                                                  const StructType& schema,
+                                                  const BindOptions& bind) {
+  std::vector<BoundExprRef> out;
+  for (size_t i = 1; i < call.children.size(); ++i) {
+    const Expr& name = *call.children[i];
+    if (name.kind != ExprKind::kLiteral || name.literal_kind != LiteralKind::kString ||
+        name.text.find(']') != std::string::npos) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "json_tuple(): field name {} must be a string literal (without "
+                       "']')",
+                       i);
+    }
+    auto path = Expr::String("$['" + name.text + "']");
+    auto get = Expr::Function("get_json_object", {json, path}, call.position);
+    DELTA_ASSIGN_OR_RETURN(BoundExprRef value, Bind(*get, schema, bind));
+    out.push_back(std::move(value));
+  }
+  return out;
+}
+
 Result<SourcePlan> ApplyView(SourcePlan src, const LateralView& view, int64_t now_micros,
                              int index) {
   const Expr& call = *view.generator;
@@ -151,10 +184,12 @@ Result<SourcePlan> ApplyView(SourcePlan src, const LateralView& view, int64_t no
                      "inline (or their _outer forms)",
                      call.text);
   }
-  if (call.children.size() != 1) {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "WRONG_NUM_ARGS: {}() takes 1 argument, got {}", call.text,
-                     call.children.size());
+  const bool json_tuple = bound.kind.base == "json_tuple";
+  if (json_tuple ? call.children.size() < 2 : call.children.size() != 1) {
+    return MakeError(
+        ErrorCode::kInvalidArgument, "WRONG_NUM_ARGS: {}() takes {}, got {}", call.text,
+        json_tuple ? "a JSON string and at least one field name" : "1 argument",
+        call.children.size());
   }
   bound.kind.outer = bound.kind.outer || view.outer;
   ExprRef arg = call.children[0];
@@ -165,9 +200,18 @@ Result<SourcePlan> ApplyView(SourcePlan src, const LateralView& view, int64_t no
   }
   BindOptions bind;
   bind.relation = src.relation;
-  DELTA_ASSIGN_OR_RETURN(bound.arg, Bind(*arg, *src.schema, bind));
-  DELTA_ASSIGN_OR_RETURN(bound.fields,
-                         GeneratedFields(bound.kind.base, *bound.arg->type));
+  if (json_tuple) {
+    DELTA_ASSIGN_OR_RETURN(bound.values, JsonTupleValues(call, arg, *src.schema, bind));
+    bound.arg = bound.values[0];
+    for (size_t i = 0; i < bound.values.size(); ++i) {
+      bound.fields.push_back(
+          StructField{fmt::format("c{}", i), DataType::String(), true, {}});
+    }
+  } else {
+    DELTA_ASSIGN_OR_RETURN(bound.arg, Bind(*arg, *src.schema, bind));
+    DELTA_ASSIGN_OR_RETURN(bound.fields,
+                           GeneratedFields(bound.kind.base, *bound.arg->type));
+  }
   if (!view.columns.empty()) {
     if (view.columns.size() != bound.fields.size()) {
       return MakeError(ErrorCode::kInvalidArgument,
@@ -193,6 +237,9 @@ Result<SourcePlan> ApplyView(SourcePlan src, const LateralView& view, int64_t no
   }
   std::vector<std::string> arg_columns;
   for (const auto& path : ReferencedColumns(*bound.arg)) arg_columns.push_back(path[0]);
+  for (const auto& v : bound.values) {
+    for (const auto& path : ReferencedColumns(*v)) arg_columns.push_back(path[0]);
+  }
 
   SourcePlan out;
   out.schema = std::make_shared<StructType>(std::move(fields));
@@ -240,7 +287,8 @@ bool HasNestedGenerator(const Expr& e) {
 
 bool IsGeneratorFunction(std::string_view name) {
   const GeneratorKind k = KindOf(name);
-  return k.base == "explode" || k.base == "posexplode" || k.base == "inline";
+  return k.base == "explode" || k.base == "posexplode" || k.base == "inline" ||
+         (k.base == "json_tuple" && !k.outer);
 }
 
 Result<std::optional<SelectStmt>> LiftSelectGenerators(const SelectStmt& query) {
@@ -279,14 +327,9 @@ Result<std::optional<SelectStmt>> LiftSelectGenerators(const SelectStmt& query) 
   view.position = item.expr->position;
   lifted.lateral_views.push_back(view);
   // The item becomes the generated columns, named as Spark names them.
+  // Without an alias the generated columns keep the names GeneratedFields gives them
+  // (col; key, value for a map; pos first; inline's struct fields): `alias.*`.
   std::vector<std::string> names = view.columns;
-  if (names.empty()) {
-    const GeneratorKind k = KindOf(item.expr->text);
-    // Defaults as GeneratedFields gives them; inline's come from the struct, so they are
-    // selected with `alias.*`.
-    if (k.base == "explode") names = {"col"};
-    if (k.base == "posexplode") names = {"pos", "col"};
-  }
   std::vector<SelectItem> items;
   for (size_t i = 0; i < query.items.size(); ++i) {
     if (static_cast<int>(i) != found) {

@@ -103,6 +103,10 @@ std::string FunctionName(const Expr& e) {
   auto with = [&](std::string_view extra) {
     return args.empty() ? std::string(extra) : args + ", " + std::string(extra);
   };
+  if (f == "[]" && c.size() == 2) {
+    return SparkColumnName(*c[0]) + "[" + SparkColumnName(*c[1]) + "]";
+  }
+  if (f == "." && c.size() == 2) return SparkColumnName(*c[0]) + "." + c[1]->text;
   if (f == "log" && c.size() == 1) return "LOG(E(), " + args + ")";
   if (f == "floor" || f == "ceil" || f == "signum" || f == "power" || f == "log") {
     return AsciiToUpper(f) + "(" + args + ")";
