@@ -7,6 +7,8 @@ multisets) under the same column names and types.
 The tables are written by deltaguard and read by Spark by path; every query names
 them as delta.`path`, which both dialects accept."""
 
+import datetime
+
 import pytest
 
 from cli_helpers import EXIT_OK, run_cli
@@ -52,6 +54,57 @@ _F_ROWS = ", ".join([
     "(7, 'foo123bar45', TIMESTAMP'2024-01-01 00:00:01', DATE'2024-12-31', -0.0, 1)",
 ])
 TABLES["f"] = (_F_DDL, _F_ROWS)
+
+# Typed rows for the generated queries (after QUERIES): every common type, NULLs in
+# every column (each at its own stride), ties, a skewed key k (three rows in four are
+# 1) and rows that are equal in every column (ids 3, 8 and 21 twice): ORDER BY id is
+# a total order up to equal rows, which is enough for row_number, lag and ROWS frames.
+_T_DDL = ("id INT, k INT, g STRING, ti TINYINT, si SMALLINT, i INT, bi BIGINT, "
+          "db DOUBLE, dc DECIMAL(10,2), s STRING, dt DATE, ts TIMESTAMP, b BOOLEAN")
+_T_WORDS = ["''", "'alpha'", "'Beta'", "'beta'", "'gamma'", "'été'", "'zeta'"]
+
+
+def _typed_rows(count=60, twice=(3, 8, 21)):
+    day0 = datetime.date(1969, 11, 30)
+    time0 = datetime.datetime(1969, 12, 31, 20, 0, 0)
+    rows = []
+    for n in range(1, count + 1):
+        def value(stride, text):
+            return "NULL" if n % stride == 0 else text
+        ti = {1: 127, 2: -128}.get(n, n * 5 % 21 - 10)
+        dt = day0 + datetime.timedelta(days=n * 37 % 400)
+        ts = time0 + datetime.timedelta(days=n * 7 % 23 * 5, seconds=n * 4513 % 3600,
+                                        microseconds=n % 4 * 250000)
+        row = ", ".join([
+            str(n),
+            value(11, "1" if n % 4 else str(2 + n // 4 % 4)),
+            value(5, ["'p'", "'q'", "'r'"][n % 3]),
+            value(6, str(ti)),
+            value(7, str(n * 311 % 2001 - 1000)),
+            value(8, str(n * 7 % 13 - 6)),
+            value(9, str(n**3 * 2654435761 % 10**12 - 5 * 10**11)),
+            value(10, repr((n * 13 % 17 - 8) / 4)),
+            value(12, f"{(n * n * 4447 % 2001 - 1000) / 4:.2f}"),
+            value(13, _T_WORDS[n % 7]),
+            value(14, f"DATE'{dt.isoformat()}'"),
+            value(15, f"TIMESTAMP'{ts.isoformat(' ')}'"),
+            "NULL" if n % 5 == 3 else ("true" if n % 3 == 0 else "false"),
+        ])
+        rows += [f"({row})"] * (2 if n in twice else 1)
+    return ", ".join(rows)
+
+
+TABLES["t"] = (_T_DDL, _typed_rows())
+# A dimension for {t}: BIGINT keys against t's INT k, a duplicate key (2), a key t
+# lacks (9), NULL keys and an all-NULL row.
+TABLES["dm"] = ("k BIGINT, g STRING, label STRING, w DOUBLE, since DATE",
+                "(1, 'p', 'one', 0.5, DATE'2020-01-01'), (2, 'q', 'two', 1.5, NULL), "
+                "(2, 'q', 'two again', 2.5, DATE'1969-07-20'), "
+                "(3, NULL, 'three', NULL, DATE'2024-02-29'), "
+                "(5, 'r', 'five', -1.0, DATE'2000-01-01'), "
+                "(9, 'z', 'nine', 4.0, DATE'1999-12-31'), "
+                "(NULL, 'p', 'no key', 3.0, NULL), "
+                "(NULL, NULL, NULL, NULL, NULL)")
 
 QUERIES = [
     # set operations, each kind, with NULLs and duplicates on both sides
@@ -448,7 +501,242 @@ QUERIES = [
     'AS b',
     'SELECT schema_of_json(\'1\') AS a, schema_of_json(\'"s"\') AS b, '
     "schema_of_json('[[1],[2.5]]') AS c",
+    # library aggregates over windows, a generator next to aggregates,
+    # struct(x AS name), CAST's column name, lag/lead defaults cast to the value
+    'SELECT id, g, stddev(db) OVER (PARTITION BY g) AS sd, variance(i) OVER '
+    '(PARTITION BY k) AS va FROM {t}',
+    'SELECT id, sort_array(collect_set(g) OVER (PARTITION BY k)) AS cs, count_if(b) '
+    'OVER (PARTITION BY g ORDER BY id) AS ci FROM {t}',
+    'SELECT id, collect_list(i) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 2 '
+    'PRECEDING AND CURRENT ROW) AS cl FROM {t}',
+    'SELECT id, bool_and(b) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN UNBOUNDED '
+    'PRECEDING AND CURRENT ROW) AS ba, bool_or(b) OVER (PARTITION BY g) AS bo FROM '
+    '{t}',
+    'SELECT id, median(db) OVER (PARTITION BY k) AS med, percentile(i, 0.25) OVER '
+    '(PARTITION BY g) AS p25 FROM {t}',
+    'SELECT id, stddev_pop(dc) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 1 '
+    'PRECEDING AND 1 FOLLOWING) AS sp, var_pop(si) OVER (ORDER BY id) AS vp FROM '
+    '{t}',
+    'SELECT grp, id, collect_list(v) OVER (PARTITION BY grp ORDER BY id ROWS '
+    'BETWEEN 3 PRECEDING AND 1 PRECEDING) AS prev3 FROM {w}',
+    'SELECT grp, id, stddev(x) OVER (PARTITION BY grp ORDER BY id) AS run_sd FROM '
+    '{w}',
+    'SELECT k, explode(array_sort(collect_list(i))) AS v FROM {t} GROUP BY k',
+    'SELECT g, count(*) AS n, posexplode(array_sort(collect_set(k))) FROM {t} GROUP '
+    'BY g',
+    'SELECT explode(array(min(id), max(id))) AS e FROM {t}',
+    'SELECT grp, explode(array(sum(v), count(*))) FROM {w} GROUP BY grp',
+    'SELECT id, struct(i AS a, s AS b) AS st, struct(id AS k, g).k AS kk FROM {t}',
+    'SELECT to_json(struct(id AS key, s AS value, dt)) AS j FROM {t}',
+    'SELECT CAST(db AS INT), try_cast(s AS INT), CAST(i AS STRING), CAST(i + 1 AS '
+    'BIGINT) FROM {t}',
+    'SELECT CAST(g AS STRING), count(*) AS n FROM {t} GROUP BY CAST(g AS STRING)',
+    'SELECT id, lag(ti, 1, 0) OVER (ORDER BY id) AS l1, lead(si, 1, 7) OVER (ORDER '
+    'BY id) AS l2, lead(dc, 1, 0) OVER (ORDER BY id) AS l3, lag(i, 1, 0L) OVER '
+    '(ORDER BY id) AS l4 FROM {t}',
+    'SELECT hash(*) AS h FROM {dm}',
 ]
+
+# --- generated queries: joins, windows and aggregates over {t} and {dm} ---------------
+# Each list below is crossed with join kinds, partitions, frames or group keys; the
+# choices rotate through the lists (index modulo length), so the queries are the same
+# on every run. Orders that must be total (row_number, lag/lead, ntile, ROWS frames,
+# first_value) end with id; ranks and RANGE frames are deterministic over ties anyway.
+
+# Typed columns of {t}, each with a default of its type for lag/lead (a default of
+# another type is cast to the column's, checked by a hand-written query above).
+_T_COLUMNS = [("ti", "CAST(0 AS TINYINT)"), ("si", "CAST(-1 AS SMALLINT)"), ("i", "0"),
+              ("bi", "0"), ("db", "-0.5"), ("dc", "1.50"), ("s", "'none'"),
+              ("dt", "DATE'2000-01-01'"),
+              ("ts", "TIMESTAMP'2000-01-01 00:00:00'"), ("b", "false")]
+_T_NUMERIC = ["ti", "si", "i", "bi", "db", "dc"]
+_JOIN_KINDS = ["JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "LEFT SEMI JOIN",
+               "LEFT ANTI JOIN"]
+
+
+def _join_queries():
+    out = []
+    # {t} against the dimension: INT against BIGINT keys (skewed on the left, a
+    # duplicate on the right, NULLs on both), STRING keys, two keys, a residual
+    for on in ["x.k = y.k", "x.g = y.g", "x.k = y.k AND x.g = y.g",
+               "x.k = y.k AND x.db < y.w"]:
+        for kind in _JOIN_KINDS:
+            cols = "x.id, x.k, x.g, x.s" if "SEMI" in kind or "ANTI" in kind else \
+                "x.id, x.k, x.g, y.k AS yk, y.label, y.w"
+            out.append(f"SELECT {cols} FROM {{t}} x {kind} {{dm}} y ON {on}")
+    # the dimension on the left: the skewed key is on the side that is read whole
+    for kind in ["JOIN", "LEFT JOIN", "FULL JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN"]:
+        cols = "x.*" if "SEMI" in kind or "ANTI" in kind else \
+            "x.label, y.id, y.dc, y.dt"
+        out.append(f"SELECT {cols} FROM {{dm}} x {kind} {{t}} y ON y.k = x.k")
+    # self joins on each type (ties make many pairs), mixed widths, NULL-safe equality;
+    # yv is the right side's last key
+    for j, on in enumerate(["x.i = y.i", "x.ti = y.si", "x.s = y.s", "x.dt = y.dt",
+                            "x.ts = y.ts", "x.dc = y.dc", "x.b = y.b", "x.i = y.bi",
+                            "x.dc = y.db", "x.i <=> y.i", "x.g <=> y.g AND x.b <=> y.b"]):
+        kind = _JOIN_KINDS[j % 4]
+        out.append(f"SELECT x.id, y.id AS yid, x.i, y.{on.split('.')[-1]} AS yv "
+                   f"FROM {{t}} x {kind} {{t}} y ON {on}")
+    # USING: the joined columns once (the left's, the right's, or their coalesce)
+    for kind in ["JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"]:
+        out.append(f"SELECT * FROM {{t}} x {kind} {{dm}} y USING (k, g)")
+    out.append("SELECT k, count(*) AS n, count(label) AS l FROM {t} FULL JOIN {dm} "
+               "USING (k) GROUP BY k")
+    out.append("SELECT g, x.id, y.id AS yid FROM {t} x LEFT JOIN {t} y USING (g) "
+               "WHERE x.i = 5")
+    # CROSS and comma joins
+    out.append("SELECT x.id, y.label FROM {t} x CROSS JOIN {dm} y WHERE x.db > y.w")
+    out.append("SELECT count(*) AS n, count(y.k) AS yk, sum(x.ti) AS st, "
+               "max(y.since) AS ms FROM {t} x CROSS JOIN {dm} y")
+    out.append("SELECT x.id, y.label FROM {t} x, {dm} y WHERE x.k = y.k AND x.b")
+    # three-way joins with GROUP BY and HAVING
+    out += [
+        "SELECT y.label, count(*) AS n, sum(z.si) AS ss, max(x.dt) AS md FROM {t} x "
+        "JOIN {dm} y ON x.k = y.k JOIN {t} z ON z.i = x.i GROUP BY y.label",
+        "SELECT y.label, z.label AS zl, count(*) AS n, avg(x.dc) AS a FROM {t} x "
+        "LEFT JOIN {dm} y ON x.k = y.k LEFT JOIN {dm} z ON x.g = z.g "
+        "GROUP BY y.label, z.label",
+        "SELECT x.b, count(y.k) AS n, sum(y.w) AS sw, min(z.s) AS ms FROM {dm} y "
+        "RIGHT JOIN {t} x ON x.k = y.k FULL JOIN {t} z ON z.id = x.id + 1 GROUP BY x.b",
+        "SELECT x.g, count(*) AS n FROM {t} x LEFT SEMI JOIN {dm} y ON x.k = y.k "
+        "JOIN {dm} z ON x.g = z.g GROUP BY x.g HAVING count(*) > 2",
+        "SELECT y.k, count(DISTINCT x.id) AS n, sum(x.bi) AS sb FROM {t} x "
+        "JOIN {dm} y ON x.k = y.k LEFT ANTI JOIN {t} z ON z.i = x.ti "
+        "GROUP BY y.k HAVING sum(x.bi) IS NOT NULL",
+    ]
+    return out
+
+
+_PARTITIONS = ["g", "k", "b", "g, b", ""]
+_FRAMES = ["ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
+           "ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING",
+           "ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING",
+           "ROWS BETWEEN 1 FOLLOWING AND 3 FOLLOWING",
+           "RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING",
+           "ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING", ""]
+
+
+def _over(j, order="", frame=""):
+    part = _PARTITIONS[j % len(_PARTITIONS)]
+    parts = [f"PARTITION BY {part}" if part else "", f"ORDER BY {order}" if order else "",
+             frame]
+    return "OVER (" + " ".join(p for p in parts if p) + ")"
+
+
+def _window_queries():
+    out = []
+    for j, (c, default) in enumerate(_T_COLUMNS):
+        # ranking over the column's ties and NULLs, each direction and NULL placement
+        nulls = ["", " NULLS LAST", " DESC", " DESC NULLS FIRST"][j % 4]
+        out.append(f"SELECT id, {c}, row_number() {_over(j, f'{c}{nulls}, id')} AS rn, "
+                   f"rank() {_over(j, c + nulls)} AS r, "
+                   f"dense_rank() {_over(j + 1, c + nulls)} AS dr, "
+                   f"ntile({j % 4 + 2}) {_over(j + 2, f'{c}, id DESC')} AS nt FROM {{t}}")
+        out.append(f"SELECT id, percent_rank() {_over(j + 3, c)} AS pr, "
+                   f"cume_dist() {_over(j, c + ' DESC')} AS cd FROM {{t}}")
+        # offsets with a default of the column's type
+        out.append(f"SELECT id, lag({c}) {_over(j, 'id')} AS p, "
+                   f"lead({c}, 2, {default}) {_over(j + 1, 'id')} AS n, "
+                   f"lag({c}, 3, {default}) {_over(j + 2, f'{c}, id')} AS p3 FROM {{t}}")
+        # values over frames
+        frame = _FRAMES[j % len(_FRAMES)]
+        out.append(f"SELECT id, first_value({c}) {_over(j, 'id', frame)} AS f, "
+                   f"last_value({c}, true) {_over(j + 1, f'{c} DESC, id', frame)} AS l, "
+                   f"nth_value({c}, 2) {_over(j + 2, 'id', frame)} AS n2 FROM {{t}}")
+        # min, max and count over frames (every type), sum and avg over numbers
+        frame = _FRAMES[(j + 3) % len(_FRAMES)]
+        aggs = [f"min({c}) {_over(j, 'id', frame)} AS mn",
+                f"max({c}) {_over(j + 1, 'id DESC', frame)} AS mx",
+                f"count({c}) {_over(j + 2, 'id', frame)} AS n"]
+        if c in _T_NUMERIC:
+            aggs += [f"sum({c}) {_over(j + 3, 'id', frame)} AS s",
+                     f"avg({c}) {_over(j + 4, 'id', _FRAMES[j % 6])} AS a"]
+        out.append(f"SELECT id, {', '.join(aggs)} FROM {{t}}")
+    # running and whole-partition aggregates: the default frames, peers on ties
+    for j, c in enumerate(_T_NUMERIC):
+        out.append(f"SELECT id, sum({c}) {_over(j, 'i')} AS s, avg({c}) {_over(j)} AS a, "
+                   f"count(*) {_over(j + 1, c)} AS n FROM {{t}}")
+    # RANGE frames with offsets on numeric keys, ascending and descending (not on ti:
+    # Spark's ti + 5 overflows TINYINT at 127)
+    for j, (key, lo, hi) in enumerate([
+            ("i", "3 PRECEDING", "1 FOLLOWING"),
+            ("si DESC", "50 PRECEDING", "CURRENT ROW"),
+            ("si", "CURRENT ROW", "250 FOLLOWING"),
+            ("db", "0.5 PRECEDING", "0.5 FOLLOWING"),
+            ("dc DESC", "100.5 PRECEDING", "20 FOLLOWING"),
+            ("bi", "100000000000 PRECEDING", "CURRENT ROW")]):
+        frame = f"RANGE BETWEEN {lo} AND {hi}"
+        out.append(f"SELECT id, count(*) {_over(j, key, frame)} AS n, "
+                   f"sum(dc) {_over(j, key, frame)} AS s, "
+                   f"max(s) {_over(j + 1, key, frame)} AS m FROM {{t}}")
+    # windows over groups, over joins, and QUALIFY
+    out += [
+        "SELECT g, sum(dc) AS s, rank() OVER (ORDER BY sum(dc) DESC) AS r, "
+        "sum(count(*)) OVER (ORDER BY g ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS c "
+        "FROM {t} GROUP BY g",
+        "SELECT k, b, count(*) AS n, dense_rank() OVER (PARTITION BY b ORDER BY "
+        "count(*)) AS dr, lag(max(dt)) OVER (PARTITION BY b ORDER BY k) AS p "
+        "FROM {t} GROUP BY k, b",
+        "SELECT x.id, y.label, row_number() OVER (PARTITION BY y.label "
+        "ORDER BY x.id) AS rn, sum(y.w) OVER (PARTITION BY x.g) AS sw "
+        "FROM {t} x JOIN {dm} y ON x.k = y.k",
+        "SELECT * FROM {t} QUALIFY dense_rank() OVER (PARTITION BY k "
+        "ORDER BY dc DESC) <= 2",
+        "SELECT id, g, ts FROM {t} QUALIFY row_number() OVER (PARTITION BY g ORDER BY ts "
+        "DESC, id) = 1 OR count(*) OVER (PARTITION BY g) < 3",
+    ]
+    return out
+
+
+_GROUP_KEYS = ["k", "g", "b", "ti", "dt", "s", "dc", "g, b", "k, g", "year(ts)",
+               "i % 3", "floor(db)"]
+_MEASURES = [f"{f}({c})" for c in [c for c, _ in _T_COLUMNS]
+             for f in ("count", "min", "max")] + \
+    [f"{f}({c})" for c in _T_NUMERIC for f in ("sum", "avg")] + \
+    [f"count(DISTINCT {c})" for c, _ in _T_COLUMNS] + \
+    ["stddev(db)", "variance(dc)", "stddev_pop(si)", "var_pop(i)", "stddev_samp(bi)",
+     "count_if(b)", "bool_and(b)", "bool_or(db > 0)", "every(i > -5)",
+     "sort_array(collect_set(s))", "array_sort(collect_set(dt))", "size(collect_set(ti))",
+     "sort_array(collect_set(b), false)", "count(DISTINCT g, b)", "sum(DISTINCT i)",
+     "avg(DISTINCT dc)"]
+
+
+def _aggregate_queries():
+    out = []
+    # every group key with a rotating slice of the measures (each measure appears)
+    per = -(-len(_MEASURES) // len(_GROUP_KEYS))
+    for j, key in enumerate(_GROUP_KEYS):
+        ms = [_MEASURES[(j * per + n) % len(_MEASURES)] for n in range(per + 2)]
+        sel = ", ".join(f"{m} AS m{n}" for n, m in enumerate(ms))
+        out.append(f"SELECT {key}, count(*) AS n, {sel} FROM {{t}} GROUP BY {key}")
+    # HAVING on counts, sums, averages and extremes of several types
+    for j, having in enumerate(["count(*) > 2", "sum(si) IS NOT NULL", "avg(dc) > 0",
+                                "max(dt) >= DATE'1970-06-01'", "min(s) < 'b'",
+                                "bool_or(b) AND count(DISTINCT i) > 1"]):
+        key = _GROUP_KEYS[j * 5 % len(_GROUP_KEYS)]
+        out.append(f"SELECT {key}, count(*) AS n, sum(bi) AS sb, max(ts) AS mt "
+                   f"FROM {{t}} GROUP BY {key} HAVING {having}")
+    # the whole input, an empty input, unaliased names, DISTINCT
+    out += [
+        "SELECT count(*) AS n, count(DISTINCT k) AS dk, sum(ti) AS st, avg(si) AS asi, "
+        "min(dc) AS mn, max(ts) AS mx, stddev(i) AS sd, bool_and(b) AS ba FROM {t}",
+        "SELECT count(*) AS n, sum(dc) AS s, avg(db) AS a, min(dt) AS m, "
+        "bool_or(b) AS bo, sort_array(collect_set(s)) AS cs FROM {t} WHERE id < 0",
+        "SELECT k, count(*) AS n, sum(dc) AS s FROM {t} WHERE id < 0 GROUP BY k",
+        "SELECT g, sum(ti), avg(dc), min(s), max(dt), count(DISTINCT b), count_if(i > 0) "
+        "FROM {t} GROUP BY g",
+        "SELECT DISTINCT g, b FROM {t}",
+        "SELECT DISTINCT k, i % 2 AS odd FROM {t}",
+        "SELECT CASE WHEN k = 1 THEN 'skew' ELSE 'rest' END AS part, count(*) AS n, "
+        "sum(bi) AS sb, avg(ti) AS a FROM {t} GROUP BY CASE WHEN k = 1 THEN 'skew' "
+        "ELSE 'rest' END",
+        "SELECT month(dt) AS mo, b, count(*) AS n, max(dc) AS m FROM {t} "
+        "GROUP BY month(dt), b",
+    ]
+    return out
+
+
+QUERIES += _join_queries() + _window_queries() + _aggregate_queries()
 
 # Doubles are compared to 12 significant digits (docs/sql.md "Differential testing"):
 # sums of doubles may add in another order than Spark's.

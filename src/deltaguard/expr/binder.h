@@ -168,6 +168,9 @@ DataTypeRef CommonTypeOf(const DataTypeRef& a, const DataTypeRef& b);
 /// expands a lone star among a function's arguments (hash(*)); null for any other
 /// expression.
 ExprRef ExpandStarArgument(const Expr& e, const StructType& schema);
+
+/// True for the name of an aggregate function (count, sum, ..., the aggregate library).
+bool IsAggregateName(std::string_view name);
 /// True when an aggregate function (count/sum/min/max/avg) occurs anywhere.
 bool ContainsAggregate(const BoundExpr& expr);
 

@@ -441,6 +441,13 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
 
 namespace deltaguard {
 
+bool IsAggregateName(std::string_view name) {
+  for (const auto& f : internal::kFunctions) {
+    if (f.name == name && f.fn == BoundFn::kAggregate) return true;
+  }
+  return internal::IsLibraryAggregate(name);
+}
+
 ExprRef ExpandStarArgument(const Expr& e, const StructType& schema) {
   if (!e.star || !e.children.empty() || e.text == "count") return nullptr;
   auto all = std::make_shared<Expr>(e);

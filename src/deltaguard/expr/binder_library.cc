@@ -331,6 +331,8 @@ Result<DataTypeRef> StructResult(const LibraryFn& f, const Expr& node,
         return ArgError(f, i, n, "a string literal (a field name)");
       }
       name = std::get<std::string>(n.literal.value);
+    } else if (i < node.path.size() && !node.path[i].empty()) {
+      name = node.path[i];  // struct(a AS x)
     } else if (node.children[i]->kind == ExprKind::kColumn) {
       name = node.children[i]->path.back();
     } else {

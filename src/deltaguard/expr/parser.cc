@@ -481,7 +481,17 @@ class Parser {
       do {
         DELTA_ASSIGN_OR_RETURN(ExprRef arg, ParseOr());
         e->children.push_back(arg);
+        // struct(a AS x, b): field names in `path`, one per argument ("" for none).
+        if (e->text == "struct" && AcceptKeyword("as")) {
+          const Token& field = Peek();
+          if (field.kind != TokenKind::kIdent && field.kind != TokenKind::kQuotedIdent) {
+            return Fail(field, "expected a field name after AS");
+          }
+          e->path.resize(e->children.size());
+          e->path.back() = Next().text;
+        }
       } while (AcceptSymbol(","));
+      if (!e->path.empty()) e->path.resize(e->children.size());
     }
     DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
     bool ignore_nulls = false;

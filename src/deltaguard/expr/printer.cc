@@ -303,7 +303,13 @@ class Printer {
         out.push_back('(');
         if (e.star) out.push_back('*');
         if (e.distinct) out += "DISTINCT ";
-        List(c, 0, c.size());
+        for (size_t i = 0; i < c.size(); ++i) {
+          if (i > 0) out += ", ";
+          Print(*c[i], kPrecOr);
+          // struct(a AS x): the field names the parser keeps in `path`.
+          if (i < e.path.size() && !e.path[i].empty())
+            out += " AS " + QuoteIdentifier(e.path[i]);
+        }
         out.push_back(')');
         return;
       case ExprKind::kSubquery:

@@ -313,10 +313,22 @@ Result<QueryPlan> SelectPlanner::Plan() {
     DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, extended, bind));
     std::string name = alias.empty() ? star_name : alias;
     if (name.empty()) {
-      name = e->kind == ExprKind::kColumn ? b->path.back() : SparkColumnName(*e);
-      if (e->kind == ExprKind::kColumn && b->path.size() == 1 && !src.columns.empty()) {
-        const int at = input.FieldIndex(b->path[0]);  // a join's internal name
-        if (at >= 0) name = src.columns[static_cast<size_t>(at)].name;
+      // A column is named by its name (a join's internal one mapped back), and so is
+      // CAST(column AS type) or TRY_CAST, as Spark names them.
+      const Expr* column = e.get();
+      const BoundExpr* bound = b.get();
+      if (column->kind == ExprKind::kCast) {
+        column = column->children[0].get();
+        if (bound->kind == BoundKind::kCast) bound = bound->args[0].get();
+      }
+      if (column->kind != ExprKind::kColumn || bound->kind != BoundKind::kColumn) {
+        name = SparkColumnName(*e);
+      } else {
+        name = bound->path.back();
+        if (bound->path.size() == 1 && !src.columns.empty()) {
+          const int at = input.FieldIndex(bound->path[0]);  // a join's internal name
+          if (at >= 0) name = src.columns[static_cast<size_t>(at)].name;
+        }
       }
     }
     aggregate = aggregate || ContainsAggregate(*b);

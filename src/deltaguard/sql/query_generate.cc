@@ -273,6 +273,76 @@ Result<SourcePlan> ApplyView(SourcePlan src, const LateralView& view, int64_t no
   return out;
 }
 
+bool HasAggregateCall(const Expr& e) {
+  if (e.kind == ExprKind::kFunction && IsAggregateName(e.text)) return true;
+  if (e.kind == ExprKind::kWindow || e.kind == ExprKind::kSubquery) return false;
+  for (const auto& c : e.children) {
+    if (c != nullptr && HasAggregateCall(*c)) return true;
+  }
+  return false;
+}
+
+constexpr std::string_view kGeneratorArgument = "__generator_argument";
+
+// A generator in the select list of an aggregate query runs on the aggregated rows,
+// as Spark plans it: SELECT k, explode(collect_list(x)) FROM t GROUP BY k is
+//   SELECT k, col FROM (SELECT k, collect_list(x) AS __generator_argument FROM t
+//   GROUP BY k) LATERAL VIEW explode(__generator_argument) __generate
+// with DISTINCT, ORDER BY and LIMIT on the generated rows (ORDER BY names output
+// columns).
+Result<std::optional<SelectStmt>> AggregateThenGenerate(const SelectStmt& query,
+                                                        size_t found) {
+  const SelectItem& gen = query.items[found];
+  auto inner = std::make_shared<SelectStmt>(query);
+  inner->items.clear();
+  inner->order_by.clear();
+  inner->limit.reset();
+  inner->distinct = false;
+  SelectStmt outer;
+  outer.distinct = query.distinct;
+  outer.order_by = query.order_by;
+  outer.limit = query.limit;
+  for (size_t i = 0; i < query.items.size(); ++i) {
+    const SelectItem& item = query.items[i];
+    if (item.star) {
+      return MakeError(ErrorCode::kUnsupportedFeature,
+                       "a generator next to `*` in an aggregate query is not supported; "
+                       "list the grouped columns");
+    }
+    SelectItem in = item;
+    if (i == found) {
+      in.expr = item.expr->children.empty() ? Expr::Null() : item.expr->children[0];
+      in.alias = std::string(kGeneratorArgument);
+      inner->items.push_back(in);
+      continue;
+    }
+    if (in.alias.empty()) {
+      in.alias = in.expr->kind == ExprKind::kColumn ? in.expr->path.back()
+                                                    : SparkColumnName(*in.expr);
+    }
+    inner->items.push_back(in);
+    SelectItem out;
+    out.expr = Expr::Column({in.alias});
+    out.alias = in.alias;
+    out.text = in.alias;
+    outer.items.push_back(out);
+  }
+  outer.from.kind = FromClause::Kind::kSubquery;
+  outer.from.subquery = inner;
+  outer.from.alias = "__aggregated";
+  // The generator over the aggregated argument, its other arguments (json_tuple's
+  // field names) as written; then lifted as any select-list generator.
+  auto call = std::make_shared<Expr>(*gen.expr);
+  if (!call->children.empty()) {
+    call->children[0] = Expr::Column({std::string(kGeneratorArgument)});
+  }
+  SelectItem lifted = gen;
+  lifted.expr = call;
+  outer.items.insert(outer.items.begin() + static_cast<std::ptrdiff_t>(found), lifted);
+  DELTA_ASSIGN_OR_RETURN(auto result, LiftSelectGenerators(outer));
+  return result;
+}
+
 // True when a generator call is inside `e` (not `e` itself).
 bool HasNestedGenerator(const Expr& e) {
   for (const auto& c : e.children) {
@@ -313,13 +383,12 @@ Result<std::optional<SelectStmt>> LiftSelectGenerators(const SelectStmt& query) 
     found = static_cast<int>(i);
   }
   if (found < 0) return std::optional<SelectStmt>();
-  if (!query.group_by.empty() || query.having != nullptr) {
-    return MakeError(ErrorCode::kUnsupportedFeature,
-                     "a generator in the select list of a GROUP BY query is not "
-                     "supported yet; explode in a subquery and group outside it");
+  const SelectItem& item = query.items[static_cast<size_t>(found)];
+  if (!query.group_by.empty() || query.having != nullptr ||
+      HasAggregateCall(*item.expr)) {
+    return AggregateThenGenerate(query, static_cast<size_t>(found));
   }
   SelectStmt lifted = query;
-  const SelectItem& item = query.items[static_cast<size_t>(found)];
   LateralView view;
   view.generator = item.expr;
   view.alias = std::string(kLiftedAlias);

@@ -274,6 +274,9 @@ struct WindowCall {
   int64_t offset = 1;  ///< lag/lead offset, ntile buckets, nth_value's n
   DataTypeRef type;    ///< the result
   bool nullable = true;
+  /// A library aggregate (stddev, collect_list, ...) over frames: the bound call
+  /// (BoundFn::kAggregate), whose arguments are `args`; null for the others.
+  BoundExprRef aggregate;
   std::vector<BoundExprRef> partition;
   std::vector<BoundExprRef> order;
   std::vector<SortKeySpec> order_dirs;  ///< per `order` (column unused)

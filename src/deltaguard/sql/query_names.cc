@@ -107,6 +107,15 @@ std::string FunctionName(const Expr& e) {
     return SparkColumnName(*c[0]) + "[" + SparkColumnName(*c[1]) + "]";
   }
   if (f == "." && c.size() == 2) return SparkColumnName(*c[0]) + "." + c[1]->text;
+  if (f == "struct" && !e.path.empty()) {
+    std::string named;
+    for (size_t i = 0; i < c.size(); ++i) {
+      if (i > 0) named += ", ";
+      named += SparkColumnName(*c[i]);
+      if (!e.path[i].empty()) named += " AS " + e.path[i];
+    }
+    return "struct(" + named + ")";
+  }
   if (f == "log" && c.size() == 1) return "LOG(E(), " + args + ")";
   if (f == "floor" || f == "ceil" || f == "signum" || f == "power" || f == "log") {
     return AsciiToUpper(f) + "(" + args + ")";

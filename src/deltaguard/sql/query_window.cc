@@ -188,6 +188,8 @@ Status BindFunctionPart(const Expr& f, const StructType& input, const BindOption
     }
     call->type = call->args[0]->type;
     if (call->args.size() == 3) {
+      // Spark casts the default to the value's type (lag(tinyint_col, 1, 0) stays
+      // TINYINT); the two must still have a common type.
       DataTypeRef common = CommonTypeOf(call->args[0]->type, call->args[2]->type);
       if (common == nullptr) {
         return MakeError(
@@ -196,9 +198,8 @@ Status BindFunctionPart(const Expr& f, const StructType& input, const BindOption
             "{} (DATATYPE_MISMATCH)",
             fn, call->args[2]->type->ToString(), call->args[0]->type->ToString());
       }
-      call->args[0] = CastTo(call->args[0], common);
-      call->args[2] = CastTo(call->args[2], common);
-      call->type = common;
+      call->args[2] = CastTo(call->args[2], call->args[0]->type);
+      call->type = call->args[0]->type;
     }
   } else if (fn == "first_value" || fn == "last_value" || fn == "first" || fn == "last" ||
              fn == "any_value") {
@@ -228,10 +229,20 @@ Status BindFunctionPart(const Expr& f, const StructType& input, const BindOption
     call->nullable = fn != "count";
     if (fn == "count" && f.star) call->args.clear();
   } else {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "{}() cannot be used with OVER: it is neither a window function nor "
-                     "a supported aggregate (UNSUPPORTED_EXPR_FOR_WINDOW)",
-                     fn);
+    // The aggregate library (stddev, count_if, collect_list, percentile, ...): its own
+    // binding checks the arguments and gives the result type; each frame is folded by
+    // its GROUP BY accumulator (query_window_frames.cc).
+    auto agg = Bind(f, input, bind);
+    if (!agg || (*agg)->kind != BoundKind::kCall || (*agg)->fn != BoundFn::kAggregate) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "{}() cannot be used with OVER: it is neither a window function "
+                       "nor an aggregate (UNSUPPORTED_EXPR_FOR_WINDOW)",
+                       fn);
+    }
+    call->aggregate = *agg;
+    call->args = (*agg)->args;
+    call->type = (*agg)->type;
+    call->nullable = (*agg)->nullable;
   }
   return OkStatus();
 }

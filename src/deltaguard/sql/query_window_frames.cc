@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "deltaguard/arrow/schema.h"
+#include "deltaguard/sql/query_aggregate_internal.h"
 #include "deltaguard/sql/query_window_internal.h"
 
 namespace deltaguard::query_internal {
@@ -293,6 +294,46 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
   return out;
 }
 
+// A library aggregate over frames: each distinct frame (consecutive positions that
+// share [lo, hi) share one) is a group of the aggregate's GROUP BY accumulator, fed
+// the frame's rows in window order. A frame over the whole partition is read once;
+// a running or sliding frame reads each row once per frame it is in.
+Result<ArrayRef> LibraryInFrame(const CallContext& c, const FrameFinder& frames) {
+  DELTA_ASSIGN_OR_RETURN(auto acc, MakeLibraryAccumulator(*c.call.aggregate));
+  if (acc == nullptr) {
+    return MakeError(ErrorCode::kInternal, "{}: no accumulator", c.what);
+  }
+  Arrays sorted;
+  for (const auto& a : c.args) {
+    DELTA_ASSIGN_OR_RETURN(ArrayRef v, InWindowOrder(c.layout, a));
+    sorted.push_back(std::move(v));
+  }
+  std::vector<int64_t> group_of(static_cast<size_t>(c.n), -1);
+  std::vector<uint32_t> ids;
+  uint32_t groups = 0;
+  std::pair<int64_t, int64_t> last{-1, -1};
+  DELTA_RETURN_IF_ERROR(ForEachPosition(c.layout, [&](const Position& p) -> Status {
+    const auto frame = frames.Of(p);
+    if (groups == 0 || frame != last) {
+      if (groups == UINT32_MAX) {
+        return MakeError(ErrorCode::kInvalidArgument, "{}: too many frames", c.what);
+      }
+      const uint32_t g = groups++;
+      last = frame;
+      const int64_t len = frame.second - frame.first;
+      ids.assign(static_cast<size_t>(len), g);
+      Arrays slice;
+      for (const auto& a : sorted) slice.push_back(a->Slice(frame.first, len));
+      // An empty frame still makes its group (the aggregate of no rows).
+      DELTA_RETURN_IF_ERROR(acc->Consume(slice, ids.data(), len, groups));
+    }
+    group_of[static_cast<size_t>(c.layout.rows[p.i])] = groups - 1;
+    return OkStatus();
+  }));
+  DELTA_ASSIGN_OR_RETURN(ArrayRef per_group, acc->Finish(groups));
+  return Gather(per_group, group_of, c.what);
+}
+
 }  // namespace
 
 Result<ArrayRef> FrameFunction(const CallContext& c) {
@@ -307,6 +348,7 @@ Result<ArrayRef> FrameFunction(const CallContext& c) {
     DELTA_ASSIGN_OR_RETURN(keys, MakeRangeKeys(c.layout, call));
   }
   FrameFinder frames(call.frame, &keys);
+  if (call.aggregate != nullptr) return LibraryInFrame(c, frames);
   if (call.name == "count" || call.name == "sum" || call.name == "avg" ||
       call.name == "mean") {
     return SumInFrame(c, frames);
