@@ -535,6 +535,20 @@ QUERIES = [
     'BY id) AS l2, lead(dc, 1, 0) OVER (ORDER BY id) AS l3, lag(i, 1, 0L) OVER '
     '(ORDER BY id) AS l4 FROM {t}',
     'SELECT hash(*) AS h FROM {dm}',
+    # named windows (WINDOW w AS ...) and the names Spark gives unaliased window calls
+    'SELECT rank() OVER (ORDER BY id DESC), sum(v) OVER (PARTITION BY grp), '
+    'row_number() OVER (PARTITION BY grp ORDER BY id), v + count(*) OVER () FROM '
+    '{w}',
+    'SELECT lag(v) OVER (ORDER BY id), lead(v, 2, 0) OVER (PARTITION BY grp ORDER '
+    'BY id), first_value(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 '
+    'FOLLOWING) FROM {w}',
+    'SELECT grp, id, sum(v) OVER w AS s, row_number() OVER w AS rn, avg(x) OVER w2 '
+    'AS a FROM {w} WINDOW w AS (PARTITION BY grp ORDER BY id), w2 AS (PARTITION BY '
+    'grp)',
+    'SELECT grp, id, rank() OVER w FROM {w} WINDOW w AS (PARTITION BY grp ORDER BY '
+    'v DESC)',
+    'SELECT grp, id, stddev(x) OVER w AS sd FROM {w} WINDOW w AS (PARTITION BY grp '
+    'ORDER BY id) QUALIFY row_number() OVER w <= 2',
 ]
 
 # --- generated queries: joins, windows and aggregates over {t} and {dm} ---------------

@@ -121,8 +121,8 @@ bool operator==(const WindowSpec& a, const WindowSpec& b) {
   if (a.partition_by.size() != b.partition_by.size() ||
       a.order_by.size() != b.order_by.size() || a.has_frame != b.has_frame ||
       a.range != b.range || a.start.kind != b.start.kind || a.end.kind != b.end.kind ||
-      a.ignore_nulls != b.ignore_nulls || !SameRef(a.start.offset, b.start.offset) ||
-      !SameRef(a.end.offset, b.end.offset)) {
+      a.ignore_nulls != b.ignore_nulls || a.name != b.name ||
+      !SameRef(a.start.offset, b.start.offset) || !SameRef(a.end.offset, b.end.offset)) {
     return false;
   }
   for (size_t i = 0; i < a.partition_by.size(); ++i) {

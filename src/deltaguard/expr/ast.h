@@ -124,6 +124,9 @@ struct WindowSpec {
   FrameBound end;
   /// `lag(x) IGNORE NULLS OVER (...)`, first_value/last_value's ignoreNulls.
   bool ignore_nulls = false;
+  /// `OVER w`: a window of the query's WINDOW clause, which the SQL layer puts in
+  /// place of this spec before planning; empty for a spec written out.
+  std::string name;
 };
 using WindowSpecRef = std::shared_ptr<const WindowSpec>;
 

@@ -81,6 +81,14 @@ class Parser {
   /// One expression from the current token; stops before the first token that cannot
   /// continue it.
   Result<ExprRef> ParseOne() { return ParseOr(); }
+
+  // `(spec)` of a WINDOW clause (sql/parse).
+  Result<std::shared_ptr<WindowSpec>> ParseParenthesizedWindowSpec() {
+    DELTA_RETURN_IF_ERROR(ExpectSymbol("("));
+    auto spec = std::make_shared<WindowSpec>();
+    DELTA_RETURN_IF_ERROR(ParseWindowSpec(spec.get()));
+    return spec;
+  }
   size_t index() const { return idx_; }
 
  private:
@@ -502,14 +510,17 @@ class Parser {
       if (!IsKeyword(Peek(), "over")) return Fail(Peek(), "expected OVER");
     }
     if (!IsKeyword(Peek(), "over")) return ExprRef(e);
-    if (!IsSymbol(Peek(1), "(")) {
-      return Fail(Peek(1), "expected '(' after OVER (named windows are not supported)");
-    }
-    Next();  // OVER
-    Next();  // (
     auto spec = std::make_shared<WindowSpec>();
     spec->ignore_nulls = ignore_nulls;
-    DELTA_RETURN_IF_ERROR(ParseWindowSpec(spec.get()));
+    if (Peek(1).kind == TokenKind::kIdent || Peek(1).kind == TokenKind::kQuotedIdent) {
+      Next();                    // OVER
+      spec->name = Next().text;  // a named window (the query's WINDOW clause)
+    } else {
+      if (!IsSymbol(Peek(1), "(")) return Fail(Peek(1), "expected '(' or a window name");
+      Next();  // OVER
+      Next();  // (
+      DELTA_RETURN_IF_ERROR(ParseWindowSpec(spec.get()));
+    }
     auto w = std::make_shared<Expr>();
     w->kind = ExprKind::kWindow;
     w->position = e->position;
@@ -724,6 +735,21 @@ Result<ExprRef> ParseExpression(std::string_view sql) {
 }
 
 namespace internal {
+
+Result<std::shared_ptr<WindowSpec>> ParseWindowSpecAt(std::string_view sql,
+                                                      const std::vector<Token>& tokens,
+                                                      size_t* index,
+                                                      const SyntaxErrorFn& error,
+                                                      const SubqueryParseFn* subquery) {
+  if (tokens.empty() || tokens.back().kind != TokenKind::kEnd ||
+      *index >= tokens.size()) {
+    return MakeError(ErrorCode::kInternal, "ParseWindowSpecAt: bad token range");
+  }
+  Parser parser(sql, tokens, error, *index, subquery);
+  DELTA_ASSIGN_OR_RETURN(auto spec, parser.ParseParenthesizedWindowSpec());
+  *index = parser.index();
+  return spec;
+}
 
 Result<ExprRef> ParseExpressionAt(std::string_view sql, const std::vector<Token>& tokens,
                                   size_t* index, const SyntaxErrorFn& error,

@@ -50,6 +50,13 @@ namespace deltaguard::internal {
 /// after the query. Without it a subquery is a syntax error.
 using SubqueryParseFn =
     std::function<Result<std::shared_ptr<const SubqueryNode>>(size_t* index)>;
+/// The window specification `(PARTITION BY ... ORDER BY ... frame)` at tokens[*index]
+/// (a WINDOW clause's); advances *index past its `)`.
+Result<std::shared_ptr<WindowSpec>> ParseWindowSpecAt(std::string_view sql,
+                                                      const std::vector<Token>& tokens,
+                                                      size_t* index,
+                                                      const SyntaxErrorFn& error,
+                                                      const SubqueryParseFn* subquery);
 Result<ExprRef> ParseExpressionAt(std::string_view sql, const std::vector<Token>& tokens,
                                   size_t* index, const SyntaxErrorFn& error,
                                   const SubqueryParseFn* subquery = nullptr);

@@ -307,7 +307,7 @@ TEST(ParserTest, RejectsBadInput) {
                           "f(",
                           "f(*, 1)",
                           "f() OVER",
-                          "f() OVER w",
+                          "f() OVER 1",
                           "f() OVER (ORDER BY)",
                           "f() OVER (ROWS BETWEEN 1 AND 2)",
                           "f() OVER (ROWS UNBOUNDED)",
@@ -346,6 +346,18 @@ TEST(ParserTest, DeepNestingIsAnErrorNotACrash) {
   EXPECT_FALSE(ParseExpression(nots + "a"));
   std::string minus(5000, '-');
   EXPECT_FALSE(ParseExpression("- " + std::string(3000, ' ') + minus));
+}
+
+// `OVER w` names a window of the query's WINDOW clause; it prints back as written.
+TEST(ParserTest, NamedWindowReference) {
+  auto e = ParseExpression("sum(x) OVER w");
+  ASSERT_TRUE(e) << e.error().ToString();
+  ASSERT_EQ((*e)->kind, ExprKind::kWindow);
+  EXPECT_EQ((*e)->window->name, "w");
+  EXPECT_EQ(ToSql(**e), "sum(x) OVER w");
+  auto again = ParseExpression(ToSql(**e));
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(**again == **e);
 }
 
 // Random token soup: must never crash; whatever parses must round-trip.

@@ -325,6 +325,10 @@ class Printer {
       case ExprKind::kWindow:
         Print(*c[0], kPrecOr);
         if (e.window->ignore_nulls) out += " IGNORE NULLS";
+        if (!e.window->name.empty()) {  // OVER w (a WINDOW clause's)
+          out += " OVER " + QuoteIdentifier(e.window->name);
+          return;
+        }
         out += " OVER (";
         Window(*e.window);
         out.push_back(')');

@@ -253,8 +253,13 @@ Result<QueryPlan> SelectPlanner::Plan() {
   // stage; the rest binds against the input plus those columns (`extended`).
   std::vector<ExprRef> windows;
   aliases.clear();
+  // An unaliased item with a window call is named after the call as written (Spark's
+  // "rank() OVER (...)"), not after the window column that replaces it.
+  std::vector<std::string> window_names;
   for (auto& [alias, e] : items) {
-    e = ExtractWindows(e, &windows);
+    ExprRef extracted = ExtractWindows(e, &windows);
+    window_names.push_back(alias.empty() && extracted != e ? SparkColumnName(*e) : "");
+    e = extracted;
     if (!alias.empty()) aliases.emplace_back(alias, e);
   }
   ExprRef qualify_expr;
@@ -296,7 +301,8 @@ Result<QueryPlan> SelectPlanner::Plan() {
   }
 
   std::vector<OutputColumn> outputs;
-  for (const auto& [alias, item] : items) {
+  for (size_t index = 0; index < items.size(); ++index) {
+    const auto& [alias, item] = items[index];
     // f(*) over the input's columns (not the window and aggregate columns `extended`
     // adds), named f(a, b, ...) by their names as the query shows them.
     ExprRef e = item;
@@ -311,7 +317,9 @@ Result<QueryPlan> SelectPlanner::Plan() {
       star_name = fmt::format("{}({})", item->text, fmt::join(shown, ", "));
     }
     DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, extended, bind));
-    std::string name = alias.empty() ? star_name : alias;
+    std::string name = !alias.empty()       ? alias
+                       : !star_name.empty() ? star_name
+                                            : window_names[index];
     if (name.empty()) {
       // A column is named by its name (a join's internal one mapped back), and so is
       // CAST(column AS type) or TRY_CAST, as Spark names them.
@@ -561,6 +569,8 @@ Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& conte
                               const PlanOptions& options, int depth) {
   if (!query.with.empty()) return PlanWith(query, context, options, depth);
   if (query.set_op) return PlanSetOperation(*query.set_op, context, depth);
+  DELTA_ASSIGN_OR_RETURN(auto windows, ResolveNamedWindows(query));
+  if (windows) return PlanQueryAt(*windows, context, options, depth);
   DELTA_ASSIGN_OR_RETURN(auto joined, JoinWhereSubqueries(query, context, depth));
   if (joined) return PlanQueryAt(*joined, context, options, depth);
   DELTA_ASSIGN_OR_RETURN(auto lifted, LiftSelectGenerators(query));

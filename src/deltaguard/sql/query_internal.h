@@ -282,6 +282,10 @@ struct WindowCall {
   std::vector<SortKeySpec> order_dirs;  ///< per `order` (column unused)
   WindowFrameSpec frame;
 };
+/// The query with each `OVER w` replaced by the WINDOW clause's spec for w
+/// (MISSING_WINDOW_SPECIFICATION when there is none), or nullopt when it names no
+/// window and has no WINDOW clause.
+Result<std::optional<SelectStmt>> ResolveNamedWindows(const SelectStmt& query);
 /// The column the window stage adds for window call i ("__w<i>"), and whether a
 /// name is one.
 std::string WindowColumnName(size_t i);

@@ -53,7 +53,26 @@ std::string Join(const std::vector<ExprRef>& children, size_t from, size_t to) {
 // one when none was written (ranking functions: ROWS up to the current row).
 std::string WindowName(const Expr& e) {
   const WindowSpec& w = *e.window;
-  std::string out = SparkColumnName(*e.children[0]) + " OVER (";
+  const Expr& call = *e.children[0];
+  const std::string& fn = call.text;
+  // Spark's pretty names: RANK(), DENSE_RANK(), PERCENT_RANK(); lag and lead with
+  // their offset and default spelled out, over the one-row frame they read.
+  std::string called = SparkColumnName(call);
+  if (fn == "rank" || fn == "dense_rank" || fn == "percent_rank") {
+    called = AsciiToUpper(fn) + "()";
+  }
+  std::string offset_frame;
+  if ((fn == "lag" || fn == "lead") && !call.children.empty()) {
+    std::string offset =
+        call.children.size() > 1 ? SparkColumnName(*call.children[1]) : "1";
+    std::string fallback =
+        call.children.size() > 2 ? SparkColumnName(*call.children[2]) : "NULL";
+    called = fn + "(" + SparkColumnName(*call.children[0]) + ", " + offset + ", " +
+             fallback + ")";
+    if (fn == "lag") offset = offset[0] == '-' ? offset.substr(1) : "-" + offset;
+    offset_frame = "ROWS BETWEEN " + offset + " FOLLOWING AND " + offset + " FOLLOWING";
+  }
+  std::string out = called + " OVER (";
   std::string sep;
   if (!w.partition_by.empty()) {
     out += "PARTITION BY " + Join(w.partition_by, 0, w.partition_by.size());
@@ -81,7 +100,9 @@ std::string WindowName(const Expr& e) {
     return "";
   };
   std::string frame;
-  if (w.has_frame) {
+  if (!offset_frame.empty()) {
+    frame = offset_frame;
+  } else if (w.has_frame) {
     frame = std::string(w.range ? "RANGE" : "ROWS") + " BETWEEN " + bound(w.start) +
             " AND " + bound(w.end);
   } else if (IsRankingWindowFunction(e.children[0]->text)) {

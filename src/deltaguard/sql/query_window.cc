@@ -249,6 +249,46 @@ Status BindFunctionPart(const Expr& f, const StructType& input, const BindOption
 
 }  // namespace
 
+Result<std::optional<SelectStmt>> ResolveNamedWindows(const SelectStmt& query) {
+  bool named = !query.windows.empty();
+  auto find = [&](const Expr& e) -> ExprRef {
+    if (e.kind == ExprKind::kWindow && !e.window->name.empty()) named = true;
+    return nullptr;
+  };
+  for (const auto& item : query.items) {
+    if (item.expr != nullptr) TransformExpr(item.expr, find);
+  }
+  if (query.qualify != nullptr) TransformExpr(query.qualify, find);
+  for (const auto& o : query.order_by) TransformExpr(o.expr, find);
+  if (!named) return std::optional<SelectStmt>();
+  std::optional<Error> missing;
+  auto resolve = [&](const Expr& e) -> ExprRef {
+    if (e.kind != ExprKind::kWindow || e.window->name.empty()) return nullptr;
+    for (const auto& [name, spec] : query.windows) {
+      if (!EqualsIgnoreCase(name, e.window->name)) continue;
+      auto resolved = std::make_shared<WindowSpec>(*spec);
+      resolved->ignore_nulls = e.window->ignore_nulls;
+      auto w = std::make_shared<Expr>(e);
+      w->window = std::move(resolved);
+      return w;
+    }
+    missing = MakeError(ErrorCode::kInvalidArgument,
+                        "MISSING_WINDOW_SPECIFICATION: window '{}' is not defined in the "
+                        "WINDOW clause{}",
+                        e.window->name, query.windows.empty() ? " (there is none)" : "");
+    return nullptr;
+  };
+  SelectStmt out = query;
+  out.windows.clear();
+  for (auto& item : out.items) {
+    if (item.expr != nullptr) item.expr = TransformExpr(item.expr, resolve);
+  }
+  if (out.qualify != nullptr) out.qualify = TransformExpr(out.qualify, resolve);
+  for (auto& o : out.order_by) o.expr = TransformExpr(o.expr, resolve);
+  if (missing) return *missing;
+  return std::optional<SelectStmt>(std::move(out));
+}
+
 std::string WindowColumnName(size_t i) {
   return std::string(kWindowPrefix) + std::to_string(i);
 }

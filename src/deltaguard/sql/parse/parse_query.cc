@@ -207,6 +207,17 @@ Result<SelectStmt> StatementParser::ParseSelect() {
   if (AcceptKeyword("having")) {
     DELTA_ASSIGN_OR_RETURN(select.having, ParseExpr());
   }
+  if (AcceptKeyword("window")) {
+    // WINDOW w AS (spec), ... (named windows, resolved by the query planner)
+    do {
+      const Token& name = Peek();
+      if (!IsName(name)) return Fail("a window name after WINDOW");
+      Next();
+      DELTA_RETURN_IF_ERROR(ExpectKeyword("as"));
+      DELTA_ASSIGN_OR_RETURN(auto spec, ParseWindowSpecHere());
+      select.windows.emplace_back(name.text, std::move(spec));
+    } while (AcceptSymbol(","));
+  }
   if (AcceptKeyword("qualify")) {
     DELTA_ASSIGN_OR_RETURN(select.qualify, ParseExpr());
   }

@@ -274,9 +274,20 @@ Result<TableRef> StatementParser::ParseTableRef() {
 }
 
 Result<ExprRef> StatementParser::ParseExpr() {
-  // Subqueries inside the expression are queries of this grammar.
-  internal::SubqueryParseFn subquery =
-      [this](size_t* index) -> Result<std::shared_ptr<const SubqueryNode>> {
+  internal::SubqueryParseFn subquery = SubqueryParser();
+  return ParseExpressionAt(text_, tokens_, &idx_, error_, &subquery);
+}
+
+Result<WindowSpecRef> StatementParser::ParseWindowSpecHere() {
+  internal::SubqueryParseFn subquery = SubqueryParser();
+  DELTA_ASSIGN_OR_RETURN(
+      auto spec, internal::ParseWindowSpecAt(text_, tokens_, &idx_, error_, &subquery));
+  return WindowSpecRef(std::move(spec));
+}
+
+internal::SubqueryParseFn StatementParser::SubqueryParser() {
+  // Subqueries inside an expression are queries of this grammar.
+  return [this](size_t* index) -> Result<std::shared_ptr<const SubqueryNode>> {
     const size_t saved = idx_;
     idx_ = *index;
     auto query = ParseQuery();
@@ -291,7 +302,6 @@ Result<ExprRef> StatementParser::ParseExpr() {
     idx_ = saved;
     return std::shared_ptr<const SubqueryNode>(std::move(node));
   };
-  return ParseExpressionAt(text_, tokens_, &idx_, error_, &subquery);
 }
 
 Result<int64_t> StatementParser::ParseInteger(std::string_view what) {

@@ -165,6 +165,8 @@ struct SelectStmt {
   ExprRef having;
   /// QUALIFY: a filter over the window functions' results (evaluated after them).
   ExprRef qualify;
+  /// WINDOW w AS (...), ...: the specifications `OVER w` names, in order written.
+  std::vector<std::pair<std::string, WindowSpecRef>> windows;
   std::vector<OrderItem> order_by;
   std::optional<int64_t> limit;
 };

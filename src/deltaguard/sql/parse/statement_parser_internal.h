@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "deltaguard/expr/lexer.h"
+#include "deltaguard/expr/parser.h"
 #include "deltaguard/sql/parse/statement.h"
 #include "deltaguard/util/result.h"
 
@@ -89,6 +90,9 @@ class StatementParser {
   Result<std::vector<std::string>> ParseNameList(std::string_view what);
   Result<TableRef> ParseTableRef();
   Result<ExprRef> ParseExpr();
+  /// A WINDOW clause's `(spec)`.
+  Result<WindowSpecRef> ParseWindowSpecHere();
+  internal::SubqueryParseFn SubqueryParser();
   Result<int64_t> ParseInteger(std::string_view what);
   Result<std::string> ParseString(std::string_view what);
   /// `[IF NOT EXISTS]` / `[IF EXISTS]`.
