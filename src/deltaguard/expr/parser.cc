@@ -7,6 +7,7 @@
 
 #include "deltaguard/expr/lexer.h"
 #include "deltaguard/expr/literal.h"
+#include "deltaguard/expr/parser_internal.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/util/depth_guard.h"
 #include "deltaguard/util/string_util.h"
@@ -22,9 +23,7 @@ constexpr std::array<std::string_view, 23> kReserved = {
     "between", "like", "ilike", "rlike", "regexp",   "case",   "when",    "then",
     "else",    "end",  "as",    "div",   "distinct", "escape", "interval"};
 
-// One level of nesting costs about ten parser frames; kMaxExprDepth levels (util/
-// depth_guard.h) keep the parser and every later pass far from the end of the stack.
-constexpr int kMaxDepth = kMaxExprDepth;
+constexpr int kMaxDepth = internal::kMaxParseDepth;
 
 /// Builds a chain of one operator as one n-ary node (ast.h invariant 4) while the
 /// parser loops over `a op b op c`: a new operator starts a node whose first child is
@@ -58,649 +57,389 @@ class ChainBuilder {
   std::shared_ptr<Expr> open_;  ///< == result_ once an operator was added
 };
 
-class Parser {
- public:
-  /// `tokens` must outlive the parser and end with a kEnd token.
-  Parser(std::string_view sql, const std::vector<Token>& tokens,
-         internal::SyntaxErrorFn error, size_t start = 0,
-         const internal::SubqueryParseFn* subquery = nullptr)
-      : sql_(sql),
-        tokens_(tokens),
-        error_(std::move(error)),
-        subquery_(subquery),
-        idx_(start) {}
+}  // namespace
 
-  Result<ExprRef> ParseAll() {
-    DELTA_ASSIGN_OR_RETURN(ExprRef e, ParseOr());
-    if (Peek().kind != TokenKind::kEnd) {
-      return Fail(Peek(), "expected end of expression");
-    }
-    return e;
-  }
+namespace internal {
 
-  /// One expression from the current token; stops before the first token that cannot
-  /// continue it.
-  Result<ExprRef> ParseOne() { return ParseOr(); }
+Result<ExprRef> ExprParser::ParseAll() {
+  DELTA_ASSIGN_OR_RETURN(ExprRef e, ParseOr());
+  if (Peek().kind != TokenKind::kEnd) {
+    return Fail(Peek(), "expected end of expression");
+  }
+  return e;
+}
 
-  // `(spec)` of a WINDOW clause (sql/parse).
-  Result<std::shared_ptr<WindowSpec>> ParseParenthesizedWindowSpec() {
-    DELTA_RETURN_IF_ERROR(ExpectSymbol("("));
-    auto spec = std::make_shared<WindowSpec>();
-    DELTA_RETURN_IF_ERROR(ParseWindowSpec(spec.get()));
-    return spec;
+Result<ExprRef> ExprParser::ParseOr() {
+  DepthGuard guard(&budget_);
+  if (guard.exceeded()) return TooDeep();
+  DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseAnd());
+  ChainBuilder chain(std::move(left));
+  while (IsKeyword(Peek(), "or")) {
+    int32_t pos = Next().pos;
+    DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseAnd());
+    chain.Add(ExprOp::kOr, std::move(right), pos);
   }
-  size_t index() const { return idx_; }
+  return chain.Finish();
+}
 
- private:
-  const Token& Peek(size_t ahead = 0) const {
-    size_t i = std::min(idx_ + ahead, tokens_.size() - 1);
-    return tokens_[i];
+Result<ExprRef> ExprParser::ParseAnd() {
+  DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseNot());
+  ChainBuilder chain(std::move(left));
+  while (IsKeyword(Peek(), "and")) {
+    int32_t pos = Next().pos;
+    DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseNot());
+    chain.Add(ExprOp::kAnd, std::move(right), pos);
   }
-  const Token& Next() {
-    const Token& t = tokens_[idx_];
-    if (idx_ + 1 < tokens_.size()) ++idx_;
-    return t;
-  }
-  static bool IsKeyword(const Token& t, std::string_view kw) {
-    return t.kind == TokenKind::kIdent && EqualsIgnoreCase(t.text, kw);
-  }
-  static bool IsSymbol(const Token& t, std::string_view s) {
-    return t.kind == TokenKind::kSymbol && t.text == s;
-  }
-  bool AcceptKeyword(std::string_view kw) {
-    if (!IsKeyword(Peek(), kw)) return false;
-    Next();
-    return true;
-  }
-  bool AcceptSymbol(std::string_view s) {
-    if (!IsSymbol(Peek(), s)) return false;
-    Next();
-    return true;
-  }
-  static std::string Describe(const Token& t) {
-    switch (t.kind) {
-      case TokenKind::kEnd:
-        return "end of input";
-      case TokenKind::kString:
-        return "string literal";
-      case TokenKind::kQuotedIdent:
-        return "`" + t.text + "`";
-      default:
-        return "'" + t.text + "'";
-    }
-  }
-  Error Fail(const Token& t, std::string_view expected) const {
-    return error_(t.pos, fmt::format("{} but found {}", expected, Describe(t)));
-  }
-  Status ExpectSymbol(std::string_view s) {
-    if (!AcceptSymbol(s)) return Fail(Peek(), fmt::format("expected '{}'", s));
-    return OkStatus();
-  }
-  Status ExpectKeyword(std::string_view kw) {
-    if (!AcceptKeyword(kw)) {
-      return Fail(Peek(), fmt::format("expected {}", AsciiToUpper(kw)));
-    }
-    return OkStatus();
-  }
+  return chain.Finish();
+}
 
-  Error TooDeep() const {
-    return error_(Peek().pos, fmt::format("expression nested too deeply (more than {} "
-                                          "levels of parentheses, calls, CASE or NOT)",
-                                          kMaxDepth));
-  }
-
-  Result<ExprRef> ParseOr() {
+Result<ExprRef> ExprParser::ParseNot() {
+  if (IsKeyword(Peek(), "not")) {
     DepthGuard guard(&budget_);
     if (guard.exceeded()) return TooDeep();
-    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseAnd());
-    ChainBuilder chain(std::move(left));
-    while (IsKeyword(Peek(), "or")) {
-      int32_t pos = Next().pos;
-      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseAnd());
-      chain.Add(ExprOp::kOr, std::move(right), pos);
-    }
-    return chain.Finish();
+    int32_t pos = Next().pos;
+    DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseNot());
+    return Expr::Unary(ExprOp::kNot, child, pos);
   }
+  return ParsePredicate();
+}
 
-  Result<ExprRef> ParseAnd() {
-    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseNot());
-    ChainBuilder chain(std::move(left));
-    while (IsKeyword(Peek(), "and")) {
-      int32_t pos = Next().pos;
-      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseNot());
-      chain.Add(ExprOp::kAnd, std::move(right), pos);
-    }
-    return chain.Finish();
-  }
-
-  Result<ExprRef> ParseNot() {
-    if (IsKeyword(Peek(), "not")) {
-      DepthGuard guard(&budget_);
-      if (guard.exceeded()) return TooDeep();
-      int32_t pos = Next().pos;
-      DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseNot());
-      return Expr::Unary(ExprOp::kNot, child, pos);
-    }
-    return ParsePredicate();
-  }
-
-  Result<ExprRef> ParsePredicate() {
-    DELTA_ASSIGN_OR_RETURN(ExprRef subject, ParseComparison());
-    const Token& t = Peek();
-    if (IsKeyword(t, "is")) {
-      int32_t pos = Next().pos;
-      bool negated = AcceptKeyword("not");
-      auto e = std::make_shared<Expr>();
-      e->position = pos;
-      e->negated = negated;
-      e->children.push_back(subject);
-      if (AcceptKeyword("null") || AcceptKeyword("unknown")) {
-        e->kind = ExprKind::kIsNull;
-        return ExprRef(e);
-      }
-      if (IsKeyword(Peek(), "true") || IsKeyword(Peek(), "false")) {
-        e->kind = ExprKind::kIsBool;
-        e->bool_value = IsKeyword(Next(), "true");
-        return ExprRef(e);
-      }
-      if (AcceptKeyword("distinct")) {
-        DELTA_RETURN_IF_ERROR(ExpectKeyword("from"));
-        DELTA_ASSIGN_OR_RETURN(ExprRef other, ParseComparison());
-        ExprRef eq = Expr::Binary(ExprOp::kNullSafeEq, subject, other, pos);
-        return negated ? eq : Expr::Unary(ExprOp::kNot, eq, pos);
-      }
-      return Fail(Peek(), "expected NULL, TRUE, FALSE or DISTINCT FROM after IS");
-    }
-    size_t save = idx_;
+Result<ExprRef> ExprParser::ParsePredicate() {
+  DELTA_ASSIGN_OR_RETURN(ExprRef subject, ParseComparison());
+  const Token& t = Peek();
+  if (IsKeyword(t, "is")) {
+    int32_t pos = Next().pos;
     bool negated = AcceptKeyword("not");
-    const Token& k = Peek();
     auto e = std::make_shared<Expr>();
-    e->position = k.pos;
+    e->position = pos;
     e->negated = negated;
     e->children.push_back(subject);
-    if (IsKeyword(k, "in")) {
-      Next();
-      e->kind = ExprKind::kIn;
-      DELTA_RETURN_IF_ERROR(ExpectSymbol("("));
-      if (AtQuery()) return ParseSubquery(SubqueryKind::kIn, k.pos, subject, negated);
-      do {
-        DELTA_ASSIGN_OR_RETURN(ExprRef item, ParseOr());
-        e->children.push_back(item);
-      } while (AcceptSymbol(","));
-      DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+    if (AcceptKeyword("null") || AcceptKeyword("unknown")) {
+      e->kind = ExprKind::kIsNull;
       return ExprRef(e);
     }
-    if (IsKeyword(k, "between")) {
-      Next();
-      e->kind = ExprKind::kBetween;
-      DELTA_ASSIGN_OR_RETURN(ExprRef lo, ParseComparison());
-      DELTA_RETURN_IF_ERROR(ExpectKeyword("and"));
-      DELTA_ASSIGN_OR_RETURN(ExprRef hi, ParseComparison());
-      e->children.push_back(lo);
-      e->children.push_back(hi);
+    if (IsKeyword(Peek(), "true") || IsKeyword(Peek(), "false")) {
+      e->kind = ExprKind::kIsBool;
+      e->bool_value = IsKeyword(Next(), "true");
       return ExprRef(e);
     }
-    if (IsKeyword(k, "like") || IsKeyword(k, "ilike") || IsKeyword(k, "rlike") ||
-        IsKeyword(k, "regexp")) {
-      std::string word = AsciiToLower(Next().text);
-      e->kind = ExprKind::kLike;
-      e->like_kind = word == "like"    ? LikeKind::kLike
-                     : word == "ilike" ? LikeKind::kILike
-                                       : LikeKind::kRLike;
-      DELTA_ASSIGN_OR_RETURN(ExprRef pattern, ParseComparison());
-      e->children.push_back(pattern);
-      return ExprRef(e);
+    if (AcceptKeyword("distinct")) {
+      DELTA_RETURN_IF_ERROR(ExpectKeyword("from"));
+      DELTA_ASSIGN_OR_RETURN(ExprRef other, ParseComparison());
+      ExprRef eq = Expr::Binary(ExprOp::kNullSafeEq, subject, other, pos);
+      return negated ? eq : Expr::Unary(ExprOp::kNot, eq, pos);
     }
-    if (negated) {
-      return Fail(Peek(), "expected IN, BETWEEN, LIKE, ILIKE or RLIKE after NOT");
-    }
-    idx_ = save;
-    return subject;
+    return Fail(Peek(), "expected NULL, TRUE, FALSE or DISTINCT FROM after IS");
   }
-
-  static ExprOp ComparisonOp(const Token& t) {
-    if (t.kind != TokenKind::kSymbol) return ExprOp::kNone;
-    const std::string& s = t.text;
-    if (s == "=" || s == "==") return ExprOp::kEq;
-    if (s == "<>" || s == "!=") return ExprOp::kNotEq;
-    if (s == "<") return ExprOp::kLt;
-    if (s == "<=") return ExprOp::kLtEq;
-    if (s == ">") return ExprOp::kGt;
-    if (s == ">=") return ExprOp::kGtEq;
-    if (s == "<=>") return ExprOp::kNullSafeEq;
-    return ExprOp::kNone;
-  }
-
-  Result<ExprRef> ParseComparison() {
-    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseAdditive());
-    ChainBuilder chain(std::move(left));
-    for (ExprOp op; (op = ComparisonOp(Peek())) != ExprOp::kNone;) {
-      int32_t pos = Next().pos;
-      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseAdditive());
-      chain.Add(op, std::move(right), pos);
-    }
-    return chain.Finish();
-  }
-
-  Result<ExprRef> ParseAdditive() {
-    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseMultiplicative());
-    ChainBuilder chain(std::move(left));
-    while (true) {
-      const Token& t = Peek();
-      ExprOp op = IsSymbol(t, "+")    ? ExprOp::kAdd
-                  : IsSymbol(t, "-")  ? ExprOp::kSubtract
-                  : IsSymbol(t, "||") ? ExprOp::kConcat
-                                      : ExprOp::kNone;
-      if (op == ExprOp::kNone) return chain.Finish();
-      int32_t pos = Next().pos;
-      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseMultiplicative());
-      chain.Add(op, std::move(right), pos);
-    }
-  }
-
-  Result<ExprRef> ParseMultiplicative() {
-    DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseUnary());
-    ChainBuilder chain(std::move(left));
-    while (true) {
-      const Token& t = Peek();
-      ExprOp op = IsSymbol(t, "*")      ? ExprOp::kMultiply
-                  : IsSymbol(t, "/")    ? ExprOp::kDivide
-                  : IsSymbol(t, "%")    ? ExprOp::kModulo
-                  : IsKeyword(t, "div") ? ExprOp::kIntDivide
-                                        : ExprOp::kNone;
-      if (op == ExprOp::kNone) return chain.Finish();
-      int32_t pos = Next().pos;
-      DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseUnary());
-      chain.Add(op, std::move(right), pos);
-    }
-  }
-
-  Result<ExprRef> ParseUnary() {
-    if (IsSymbol(Peek(), "-") || IsSymbol(Peek(), "+")) {
-      DepthGuard guard(&budget_);
-      if (guard.exceeded()) return TooDeep();
-      const Token& sign = Next();
-      bool minus = sign.text == "-";
-      if (Peek().kind == TokenKind::kNumber) {
-        const Token& num = Next();
-        return NumberLiteral(num, minus ? "-" + num.text : num.text);
-      }
-      DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseUnary());
-      return minus ? Expr::Unary(ExprOp::kNegate, child, sign.pos) : child;
-    }
-    const bool parenthesized = IsSymbol(Peek(), "(");
-    DELTA_ASSIGN_OR_RETURN(ExprRef base, ParsePrimary());
-    return ParsePostfix(std::move(base), parenthesized);
-  }
-
-  // `base[key]` (array index, map key or struct field name) and `base.field` after a
-  // call, a subscript or a parenthesized expression (a column's dotted path is the
-  // column's own). They parse as
-  // calls of the internal functions "[]" and "." (docs/sql.md "Structs, arrays and
-  // maps"); the printer writes them back in this form.
-  Result<ExprRef> ParsePostfix(ExprRef base, bool parenthesized) {
-    while (true) {
-      const Token& t = Peek();
-      if (AcceptSymbol("[")) {
-        DELTA_ASSIGN_OR_RETURN(ExprRef key, ParseOr());
-        DELTA_RETURN_IF_ERROR(ExpectSymbol("]"));
-        base = Expr::Function("[]", {std::move(base), std::move(key)}, t.pos);
-      } else if (IsSymbol(t, ".") &&
-                 (base->kind == ExprKind::kFunction || parenthesized)) {
-        Next();
-        const Token& field = Peek();
-        if (field.kind != TokenKind::kIdent && field.kind != TokenKind::kQuotedIdent) {
-          return Fail(field, "expected a field name after '.'");
-        }
-        base = Expr::Function(".", {std::move(base), Expr::String(Next().text)}, t.pos);
-      } else {
-        return base;
-      }
-    }
-  }
-
-  Result<ExprRef> NumberLiteral(const Token& t, const std::string& text) {
-    auto cls = ClassifyNumber(text);
-    if (!cls) return error_(t.pos, cls.error().message);
-    return Expr::Literal(cls->first, cls->second, t.pos);
-  }
-
-  Result<ExprRef> TypedLiteral(LiteralKind kind, const Token& word) {
-    const Token& str = Next();
-    auto lit = Expr::Literal(kind, str.text, word.pos);
-    auto value = EvaluateLiteral(*lit);
-    if (!value) return error_(str.pos, value.error().message);
-    return lit;
-  }
-
-  Result<ExprRef> ParsePrimary() {
-    const Token& t = Peek();
-    switch (t.kind) {
-      case TokenKind::kNumber:
-        Next();
-        return NumberLiteral(t, t.text);
-      case TokenKind::kString: {
-        int32_t pos = t.pos;
-        std::string value = Next().text;
-        while (Peek().kind == TokenKind::kString) value += Next().text;  // 'a' 'b'
-        return Expr::Literal(LiteralKind::kString, std::move(value), pos);
-      }
-      case TokenKind::kBinary: {
-        Next();
-        auto lit = Expr::Literal(LiteralKind::kBinary, AsciiToUpper(t.text), t.pos);
-        if (t.text.size() % 2 != 0) {
-          return error_(t.pos, "binary literal needs an even number of hex digits");
-        }
-        return lit;
-      }
-      case TokenKind::kQuotedIdent:
-        return ParseNameOrCall();
-      case TokenKind::kIdent:
-        break;
-      default:
-        if (AcceptSymbol("(")) {
-          if (AtQuery()) return ParseSubquery(SubqueryKind::kScalar, t.pos);
-          DELTA_ASSIGN_OR_RETURN(ExprRef inner, ParseOr());
-          DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
-          return inner;
-        }
-        return Fail(t, "expected an expression");
-    }
-    std::string word = AsciiToLower(t.text);
-    if (word == "null" || word == "true" || word == "false") {
-      Next();
-      if (word == "null") return Expr::Literal(LiteralKind::kNull, "", t.pos);
-      return Expr::Literal(LiteralKind::kBoolean, word, t.pos);
-    }
-    if (word == "case") return ParseCase();
-    if (word == "exists" && IsSymbol(Peek(1), "(") && AtQuery(2)) {
-      Next();
-      Next();
-      return ParseSubquery(SubqueryKind::kExists, t.pos);
-    }
-    if ((word == "cast" || word == "try_cast") && IsSymbol(Peek(1), "("))
-      return ParseCast();
-    if (Peek(1).kind == TokenKind::kString) {
-      LiteralKind kind = LiteralKind::kNull;
-      if (word == "date") kind = LiteralKind::kDate;
-      if (word == "timestamp" || word == "timestamp_ltz") kind = LiteralKind::kTimestamp;
-      if (word == "timestamp_ntz") kind = LiteralKind::kTimestampNtz;
-      if (kind != LiteralKind::kNull) {
-        Next();
-        return TypedLiteral(kind, t);
-      }
-      if (word == "interval") {
-        return error_(t.pos, "INTERVAL literals are not supported");
-      }
-    }
-    if (IsReservedWord(word)) return Fail(t, "expected an expression");
-    return ParseNameOrCall();
-  }
-
-  Result<ExprRef> ParseNameOrCall() {
-    const Token& first = Next();
-    int32_t pos = first.pos;
-    if (IsSymbol(Peek(), "(")) return ParseCall(first);
-    if (first.kind == TokenKind::kIdent) {
-      std::string word = AsciiToLower(first.text);
-      if (word == "current_date" || word == "current_timestamp") {
-        return Expr::Function(word, {}, pos);  // Spark allows them without parentheses
-      }
-    }
-    std::vector<std::string> path{first.text};
-    while (AcceptSymbol(".")) {
-      const Token& part = Peek();
-      if (part.kind != TokenKind::kIdent && part.kind != TokenKind::kQuotedIdent) {
-        return Fail(part, "expected a field name after '.'");
-      }
-      path.push_back(Next().text);
-    }
-    if (IsSymbol(Peek(), "(")) {
-      return Fail(Peek(),
-                  "qualified function names are not supported; expected an operator");
-    }
-    return Expr::Column(std::move(path), pos);
-  }
-
-  Result<ExprRef> ParseCall(const Token& name) {
-    Next();  // (
-    auto e = std::make_shared<Expr>();
-    e->kind = ExprKind::kFunction;
-    e->text = AsciiToLower(name.text);
-    e->position = name.pos;
-    if (AcceptSymbol("*")) {
-      e->star = true;
-    } else if (e->text == "position" && !IsSymbol(Peek(), ")")) {
-      // position(substr IN str) as well as position(substr, str [, pos]); the
-      // operands of IN bind tighter than a predicate.
-      DELTA_ASSIGN_OR_RETURN(ExprRef sub, ParseAdditive());
-      e->children.push_back(sub);
-      if (AcceptKeyword("in")) {
-        DELTA_ASSIGN_OR_RETURN(ExprRef str, ParseAdditive());
-        e->children.push_back(str);
-      } else {
-        while (AcceptSymbol(",")) {
-          DELTA_ASSIGN_OR_RETURN(ExprRef arg, ParseOr());
-          e->children.push_back(arg);
-        }
-      }
-    } else if (!IsSymbol(Peek(), ")")) {
-      e->distinct = AcceptKeyword("distinct");
-      do {
-        DELTA_ASSIGN_OR_RETURN(ExprRef arg, ParseOr());
-        e->children.push_back(arg);
-        // struct(a AS x, b): field names in `path`, one per argument ("" for none).
-        if (e->text == "struct" && AcceptKeyword("as")) {
-          const Token& field = Peek();
-          if (field.kind != TokenKind::kIdent && field.kind != TokenKind::kQuotedIdent) {
-            return Fail(field, "expected a field name after AS");
-          }
-          e->path.resize(e->children.size());
-          e->path.back() = Next().text;
-        }
-      } while (AcceptSymbol(","));
-      if (!e->path.empty()) e->path.resize(e->children.size());
-    }
-    DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
-    bool ignore_nulls = false;
-    if ((IsKeyword(Peek(), "ignore") || IsKeyword(Peek(), "respect")) &&
-        IsKeyword(Peek(1), "nulls")) {
-      ignore_nulls = IsKeyword(Next(), "ignore");
-      Next();
-      if (!IsKeyword(Peek(), "over")) return Fail(Peek(), "expected OVER");
-    }
-    if (!IsKeyword(Peek(), "over")) return ExprRef(e);
-    auto spec = std::make_shared<WindowSpec>();
-    spec->ignore_nulls = ignore_nulls;
-    if (Peek(1).kind == TokenKind::kIdent || Peek(1).kind == TokenKind::kQuotedIdent) {
-      Next();                    // OVER
-      spec->name = Next().text;  // a named window (the query's WINDOW clause)
-    } else {
-      if (!IsSymbol(Peek(1), "(")) return Fail(Peek(1), "expected '(' or a window name");
-      Next();  // OVER
-      Next();  // (
-      DELTA_RETURN_IF_ERROR(ParseWindowSpec(spec.get()));
-    }
-    auto w = std::make_shared<Expr>();
-    w->kind = ExprKind::kWindow;
-    w->position = e->position;
-    w->window = std::move(spec);
-    w->children.push_back(std::move(e));
-    return ExprRef(w);
-  }
-
-  // After `OVER (`: [PARTITION BY e, ...] [ORDER BY e [ASC|DESC] [NULLS FIRST|LAST], ...]
-  // [ROWS|RANGE {BETWEEN bound AND bound | bound}] `)`.
-  Status ParseWindowSpec(WindowSpec* spec) {
-    if (AcceptKeyword("partition")) {
-      DELTA_RETURN_IF_ERROR(ExpectKeyword("by"));
-      do {
-        DELTA_ASSIGN_OR_RETURN(ExprRef p, ParseOr());
-        spec->partition_by.push_back(std::move(p));
-      } while (AcceptSymbol(","));
-    }
-    if (AcceptKeyword("order")) {
-      DELTA_RETURN_IF_ERROR(ExpectKeyword("by"));
-      do {
-        WindowOrderItem item;
-        DELTA_ASSIGN_OR_RETURN(item.expr, ParseOr());
-        if (AcceptKeyword("desc")) {
-          item.descending = true;
-        } else {
-          AcceptKeyword("asc");
-        }
-        item.nulls_first = !item.descending;
-        if (AcceptKeyword("nulls")) {
-          if (AcceptKeyword("first")) {
-            item.nulls_first = true;
-          } else if (AcceptKeyword("last")) {
-            item.nulls_first = false;
-          } else {
-            return Fail(Peek(), "expected FIRST or LAST after NULLS");
-          }
-        }
-        spec->order_by.push_back(std::move(item));
-      } while (AcceptSymbol(","));
-    }
-    if (IsKeyword(Peek(), "rows") || IsKeyword(Peek(), "range")) {
-      spec->has_frame = true;
-      spec->range = IsKeyword(Next(), "range");
-      if (AcceptKeyword("between")) {
-        DELTA_ASSIGN_OR_RETURN(spec->start, ParseFrameBound());
-        DELTA_RETURN_IF_ERROR(ExpectKeyword("and"));
-        DELTA_ASSIGN_OR_RETURN(spec->end, ParseFrameBound());
-      } else {
-        DELTA_ASSIGN_OR_RETURN(spec->start, ParseFrameBound());
-        spec->end.kind = FrameBoundKind::kCurrentRow;
-      }
-    }
-    if (!IsSymbol(Peek(), ")")) {
-      return Fail(Peek(), "expected PARTITION BY, ORDER BY, ROWS, RANGE or ')' in OVER");
-    }
+  size_t save = idx_;
+  bool negated = AcceptKeyword("not");
+  const Token& k = Peek();
+  auto e = std::make_shared<Expr>();
+  e->position = k.pos;
+  e->negated = negated;
+  e->children.push_back(subject);
+  if (IsKeyword(k, "in")) {
     Next();
-    return OkStatus();
+    e->kind = ExprKind::kIn;
+    DELTA_RETURN_IF_ERROR(ExpectSymbol("("));
+    if (AtQuery()) return ParseSubquery(SubqueryKind::kIn, k.pos, subject, negated);
+    do {
+      DELTA_ASSIGN_OR_RETURN(ExprRef item, ParseOr());
+      e->children.push_back(item);
+    } while (AcceptSymbol(","));
+    DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+    return ExprRef(e);
   }
+  if (IsKeyword(k, "between")) {
+    Next();
+    e->kind = ExprKind::kBetween;
+    DELTA_ASSIGN_OR_RETURN(ExprRef lo, ParseComparison());
+    DELTA_RETURN_IF_ERROR(ExpectKeyword("and"));
+    DELTA_ASSIGN_OR_RETURN(ExprRef hi, ParseComparison());
+    e->children.push_back(lo);
+    e->children.push_back(hi);
+    return ExprRef(e);
+  }
+  if (IsKeyword(k, "like") || IsKeyword(k, "ilike") || IsKeyword(k, "rlike") ||
+      IsKeyword(k, "regexp")) {
+    std::string word = AsciiToLower(Next().text);
+    e->kind = ExprKind::kLike;
+    e->like_kind = word == "like"    ? LikeKind::kLike
+                   : word == "ilike" ? LikeKind::kILike
+                                     : LikeKind::kRLike;
+    DELTA_ASSIGN_OR_RETURN(ExprRef pattern, ParseComparison());
+    e->children.push_back(pattern);
+    return ExprRef(e);
+  }
+  if (negated) {
+    return Fail(Peek(), "expected IN, BETWEEN, LIKE, ILIKE or RLIKE after NOT");
+  }
+  idx_ = save;
+  return subject;
+}
 
-  Result<FrameBound> ParseFrameBound() {
-    FrameBound b;
-    if (AcceptKeyword("unbounded")) {
-      if (AcceptKeyword("preceding")) {
-        b.kind = FrameBoundKind::kUnboundedPreceding;
-      } else if (AcceptKeyword("following")) {
-        b.kind = FrameBoundKind::kUnboundedFollowing;
-      } else {
-        return Fail(Peek(), "expected PRECEDING or FOLLOWING after UNBOUNDED");
+ExprOp ExprParser::ComparisonOp(const Token& t) {
+  if (t.kind != TokenKind::kSymbol) return ExprOp::kNone;
+  const std::string& s = t.text;
+  if (s == "=" || s == "==") return ExprOp::kEq;
+  if (s == "<>" || s == "!=") return ExprOp::kNotEq;
+  if (s == "<") return ExprOp::kLt;
+  if (s == "<=") return ExprOp::kLtEq;
+  if (s == ">") return ExprOp::kGt;
+  if (s == ">=") return ExprOp::kGtEq;
+  if (s == "<=>") return ExprOp::kNullSafeEq;
+  return ExprOp::kNone;
+}
+
+Result<ExprRef> ExprParser::ParseComparison() {
+  DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseAdditive());
+  ChainBuilder chain(std::move(left));
+  for (ExprOp op; (op = ComparisonOp(Peek())) != ExprOp::kNone;) {
+    int32_t pos = Next().pos;
+    DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseAdditive());
+    chain.Add(op, std::move(right), pos);
+  }
+  return chain.Finish();
+}
+
+Result<ExprRef> ExprParser::ParseAdditive() {
+  DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseMultiplicative());
+  ChainBuilder chain(std::move(left));
+  while (true) {
+    const Token& t = Peek();
+    ExprOp op = IsSymbol(t, "+")    ? ExprOp::kAdd
+                : IsSymbol(t, "-")  ? ExprOp::kSubtract
+                : IsSymbol(t, "||") ? ExprOp::kConcat
+                                    : ExprOp::kNone;
+    if (op == ExprOp::kNone) return chain.Finish();
+    int32_t pos = Next().pos;
+    DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseMultiplicative());
+    chain.Add(op, std::move(right), pos);
+  }
+}
+
+Result<ExprRef> ExprParser::ParseMultiplicative() {
+  DELTA_ASSIGN_OR_RETURN(ExprRef left, ParseUnary());
+  ChainBuilder chain(std::move(left));
+  while (true) {
+    const Token& t = Peek();
+    ExprOp op = IsSymbol(t, "*")      ? ExprOp::kMultiply
+                : IsSymbol(t, "/")    ? ExprOp::kDivide
+                : IsSymbol(t, "%")    ? ExprOp::kModulo
+                : IsKeyword(t, "div") ? ExprOp::kIntDivide
+                                      : ExprOp::kNone;
+    if (op == ExprOp::kNone) return chain.Finish();
+    int32_t pos = Next().pos;
+    DELTA_ASSIGN_OR_RETURN(ExprRef right, ParseUnary());
+    chain.Add(op, std::move(right), pos);
+  }
+}
+
+Result<ExprRef> ExprParser::ParseUnary() {
+  if (IsSymbol(Peek(), "-") || IsSymbol(Peek(), "+")) {
+    DepthGuard guard(&budget_);
+    if (guard.exceeded()) return TooDeep();
+    const Token& sign = Next();
+    bool minus = sign.text == "-";
+    if (Peek().kind == TokenKind::kNumber) {
+      const Token& num = Next();
+      return NumberLiteral(num, minus ? "-" + num.text : num.text);
+    }
+    DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseUnary());
+    return minus ? Expr::Unary(ExprOp::kNegate, child, sign.pos) : child;
+  }
+  const bool parenthesized = IsSymbol(Peek(), "(");
+  DELTA_ASSIGN_OR_RETURN(ExprRef base, ParsePrimary());
+  return ParsePostfix(std::move(base), parenthesized);
+}
+
+Result<ExprRef> ExprParser::ParsePostfix(ExprRef base, bool parenthesized) {
+  while (true) {
+    const Token& t = Peek();
+    if (AcceptSymbol("[")) {
+      DELTA_ASSIGN_OR_RETURN(ExprRef key, ParseOr());
+      DELTA_RETURN_IF_ERROR(ExpectSymbol("]"));
+      base = Expr::Function("[]", {std::move(base), std::move(key)}, t.pos);
+    } else if (IsSymbol(t, ".") && (base->kind == ExprKind::kFunction || parenthesized)) {
+      Next();
+      const Token& field = Peek();
+      if (field.kind != TokenKind::kIdent && field.kind != TokenKind::kQuotedIdent) {
+        return Fail(field, "expected a field name after '.'");
       }
-      return b;
-    }
-    if (IsKeyword(Peek(), "current") && IsKeyword(Peek(1), "row")) {
-      Next();
-      Next();
-      b.kind = FrameBoundKind::kCurrentRow;
-      return b;
-    }
-    DELTA_ASSIGN_OR_RETURN(b.offset, ParseAdditive());
-    if (AcceptKeyword("preceding")) {
-      b.kind = FrameBoundKind::kPreceding;
-    } else if (AcceptKeyword("following")) {
-      b.kind = FrameBoundKind::kFollowing;
+      base = Expr::Function(".", {std::move(base), Expr::String(Next().text)}, t.pos);
     } else {
-      return Fail(Peek(), "expected PRECEDING or FOLLOWING after a frame offset");
+      return base;
     }
-    return b;
   }
+}
 
-  Result<ExprRef> ParseCase() {
-    auto e = std::make_shared<Expr>();
-    e->kind = ExprKind::kCase;
-    e->position = Next().pos;
-    if (!IsKeyword(Peek(), "when")) {
-      DELTA_ASSIGN_OR_RETURN(ExprRef operand, ParseOr());
-      e->children.push_back(operand);
-      e->has_operand = true;
-    }
-    if (!IsKeyword(Peek(), "when")) return Fail(Peek(), "expected WHEN");
-    while (AcceptKeyword("when")) {
-      DELTA_ASSIGN_OR_RETURN(ExprRef cond, ParseOr());
-      DELTA_RETURN_IF_ERROR(ExpectKeyword("then"));
-      DELTA_ASSIGN_OR_RETURN(ExprRef value, ParseOr());
-      e->children.push_back(cond);
-      e->children.push_back(value);
-    }
-    if (AcceptKeyword("else")) {
-      DELTA_ASSIGN_OR_RETURN(ExprRef other, ParseOr());
-      e->children.push_back(other);
-      e->has_else = true;
-    }
-    DELTA_RETURN_IF_ERROR(ExpectKeyword("end"));
-    return ExprRef(e);
-  }
+Result<ExprRef> ExprParser::NumberLiteral(const Token& t, const std::string& text) {
+  auto cls = ClassifyNumber(text);
+  if (!cls) return error_(t.pos, cls.error().message);
+  return Expr::Literal(cls->first, cls->second, t.pos);
+}
 
-  Result<ExprRef> ParseCast() {
-    auto e = std::make_shared<Expr>();
-    e->kind = ExprKind::kCast;
-    const Token& word = Next();
-    e->position = word.pos;
-    e->try_cast = EqualsIgnoreCase(word.text, "try_cast");
-    Next();  // (
-    DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseOr());
-    e->children.push_back(child);
-    DELTA_RETURN_IF_ERROR(ExpectKeyword("as"));
-    // The type runs to the ')' that closes CAST; ParseDdlType reads it.
-    const Token& first = Peek();
-    int depth = 0;
-    int32_t end = first.pos;
-    while (Peek().kind != TokenKind::kEnd && !(depth == 0 && IsSymbol(Peek(), ")"))) {
-      if (IsSymbol(Peek(), "(")) ++depth;
-      if (IsSymbol(Peek(), ")")) --depth;
-      end = Next().end;
+Result<ExprRef> ExprParser::TypedLiteral(LiteralKind kind, const Token& word) {
+  const Token& str = Next();
+  auto lit = Expr::Literal(kind, str.text, word.pos);
+  auto value = EvaluateLiteral(*lit);
+  if (!value) return error_(str.pos, value.error().message);
+  return lit;
+}
+
+Result<ExprRef> ExprParser::ParsePrimary() {
+  const Token& t = Peek();
+  switch (t.kind) {
+    case TokenKind::kNumber:
+      Next();
+      return NumberLiteral(t, t.text);
+    case TokenKind::kString: {
+      int32_t pos = t.pos;
+      std::string value = Next().text;
+      while (Peek().kind == TokenKind::kString) value += Next().text;  // 'a' 'b'
+      return Expr::Literal(LiteralKind::kString, std::move(value), pos);
     }
-    if (end == first.pos) return Fail(first, "expected a type");
-    std::string_view type_text = sql_.substr(first.pos, end - first.pos);
-    auto type = ParseDdlType(type_text);
-    if (!type) {
-      if (type.error().message.find("levels of nested types") != std::string::npos) {
-        return error_(first.pos, fmt::format("the type in CAST nests too deeply: at most "
-                                             "{} levels of nested types",
-                                             kMaxTypeDepth));
+    case TokenKind::kBinary: {
+      Next();
+      auto lit = Expr::Literal(LiteralKind::kBinary, AsciiToUpper(t.text), t.pos);
+      if (t.text.size() % 2 != 0) {
+        return error_(t.pos, "binary literal needs an even number of hex digits");
       }
-      return error_(first.pos, fmt::format("invalid type '{}' in CAST", type_text));
+      return lit;
     }
-    e->cast_type = *type;
-    DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
-    return ExprRef(e);
+    case TokenKind::kQuotedIdent:
+      return ParseNameOrCall();
+    case TokenKind::kIdent:
+      break;
+    default:
+      if (AcceptSymbol("(")) {
+        if (AtQuery()) return ParseSubquery(SubqueryKind::kScalar, t.pos);
+        DELTA_ASSIGN_OR_RETURN(ExprRef inner, ParseOr());
+        DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+        return inner;
+      }
+      return Fail(t, "expected an expression");
   }
-
-  // After '(' of a subquery: the query (through the statement parser) and ')'.
-  bool AtQuery(size_t ahead = 0) const {
-    return IsKeyword(Peek(ahead), "select") || IsKeyword(Peek(ahead), "with");
+  std::string word = AsciiToLower(t.text);
+  if (word == "null" || word == "true" || word == "false") {
+    Next();
+    if (word == "null") return Expr::Literal(LiteralKind::kNull, "", t.pos);
+    return Expr::Literal(LiteralKind::kBoolean, word, t.pos);
   }
-  Result<ExprRef> ParseSubquery(SubqueryKind kind, int32_t pos, ExprRef operand = nullptr,
-                                bool negated = false) {
-    if (subquery_ == nullptr) {
-      return error_(Peek().pos, "subqueries are not supported in this expression");
+  if (word == "case") return ParseCase();
+  if (word == "exists" && IsSymbol(Peek(1), "(") && AtQuery(2)) {
+    Next();
+    Next();
+    return ParseSubquery(SubqueryKind::kExists, t.pos);
+  }
+  if ((word == "cast" || word == "try_cast") && IsSymbol(Peek(1), "("))
+    return ParseCast();
+  if (Peek(1).kind == TokenKind::kString) {
+    LiteralKind kind = LiteralKind::kNull;
+    if (word == "date") kind = LiteralKind::kDate;
+    if (word == "timestamp" || word == "timestamp_ltz") kind = LiteralKind::kTimestamp;
+    if (word == "timestamp_ntz") kind = LiteralKind::kTimestampNtz;
+    if (kind != LiteralKind::kNull) {
+      Next();
+      return TypedLiteral(kind, t);
     }
-    size_t at = idx_;
-    DELTA_ASSIGN_OR_RETURN(auto node, (*subquery_)(&at));
-    idx_ = at;
-    DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
-    auto e = std::make_shared<Expr>();
-    e->kind = ExprKind::kSubquery;
-    e->subquery_kind = kind;
-    e->subquery = std::move(node);
-    e->negated = negated;
-    e->position = pos;
-    if (operand != nullptr) e->children.push_back(std::move(operand));
-    return ExprRef(e);
+    if (word == "interval") {
+      return error_(t.pos, "INTERVAL literals are not supported");
+    }
   }
+  if (IsReservedWord(word)) return Fail(t, "expected an expression");
+  return ParseNameOrCall();
+}
 
-  std::string_view sql_;
-  const std::vector<Token>& tokens_;
-  internal::SyntaxErrorFn error_;
-  const internal::SubqueryParseFn* subquery_ = nullptr;
-  size_t idx_ = 0;
-  RecursionBudget budget_{kMaxDepth + 1};  // the whole expression is the first entry
-};
+Result<ExprRef> ExprParser::ParseNameOrCall() {
+  const Token& first = Next();
+  int32_t pos = first.pos;
+  if (IsSymbol(Peek(), "(")) return ParseCall(first);
+  if (first.kind == TokenKind::kIdent) {
+    std::string word = AsciiToLower(first.text);
+    if (word == "current_date" || word == "current_timestamp") {
+      return Expr::Function(word, {}, pos);  // Spark allows them without parentheses
+    }
+  }
+  std::vector<std::string> path{first.text};
+  while (AcceptSymbol(".")) {
+    const Token& part = Peek();
+    if (part.kind != TokenKind::kIdent && part.kind != TokenKind::kQuotedIdent) {
+      return Fail(part, "expected a field name after '.'");
+    }
+    path.push_back(Next().text);
+  }
+  if (IsSymbol(Peek(), "(")) {
+    return Fail(Peek(),
+                "qualified function names are not supported; expected an operator");
+  }
+  return Expr::Column(std::move(path), pos);
+}
+
+Result<ExprRef> ExprParser::ParseCase() {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCase;
+  e->position = Next().pos;
+  if (!IsKeyword(Peek(), "when")) {
+    DELTA_ASSIGN_OR_RETURN(ExprRef operand, ParseOr());
+    e->children.push_back(operand);
+    e->has_operand = true;
+  }
+  if (!IsKeyword(Peek(), "when")) return Fail(Peek(), "expected WHEN");
+  while (AcceptKeyword("when")) {
+    DELTA_ASSIGN_OR_RETURN(ExprRef cond, ParseOr());
+    DELTA_RETURN_IF_ERROR(ExpectKeyword("then"));
+    DELTA_ASSIGN_OR_RETURN(ExprRef value, ParseOr());
+    e->children.push_back(cond);
+    e->children.push_back(value);
+  }
+  if (AcceptKeyword("else")) {
+    DELTA_ASSIGN_OR_RETURN(ExprRef other, ParseOr());
+    e->children.push_back(other);
+    e->has_else = true;
+  }
+  DELTA_RETURN_IF_ERROR(ExpectKeyword("end"));
+  return ExprRef(e);
+}
+
+Result<ExprRef> ExprParser::ParseCast() {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCast;
+  const Token& word = Next();
+  e->position = word.pos;
+  e->try_cast = EqualsIgnoreCase(word.text, "try_cast");
+  Next();  // (
+  DELTA_ASSIGN_OR_RETURN(ExprRef child, ParseOr());
+  e->children.push_back(child);
+  DELTA_RETURN_IF_ERROR(ExpectKeyword("as"));
+  // The type runs to the ')' that closes CAST; ParseDdlType reads it.
+  const Token& first = Peek();
+  int depth = 0;
+  int32_t end = first.pos;
+  while (Peek().kind != TokenKind::kEnd && !(depth == 0 && IsSymbol(Peek(), ")"))) {
+    if (IsSymbol(Peek(), "(")) ++depth;
+    if (IsSymbol(Peek(), ")")) --depth;
+    end = Next().end;
+  }
+  if (end == first.pos) return Fail(first, "expected a type");
+  std::string_view type_text = sql_.substr(first.pos, end - first.pos);
+  auto type = ParseDdlType(type_text);
+  if (!type) {
+    if (type.error().message.find("levels of nested types") != std::string::npos) {
+      return error_(first.pos, fmt::format("the type in CAST nests too deeply: at most "
+                                           "{} levels of nested types",
+                                           kMaxTypeDepth));
+    }
+    return error_(first.pos, fmt::format("invalid type '{}' in CAST", type_text));
+  }
+  e->cast_type = *type;
+  DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+  return ExprRef(e);
+}
+
+}  // namespace internal
+
+namespace {
 
 // Chains are parsed by loops, so a tree can be deeper than the parser's recursion
 // (`a + b - c + d ...` alternates operators); bound the tree itself for the passes that
@@ -728,7 +467,7 @@ Result<ExprRef> ParseExpression(std::string_view sql) {
   internal::SyntaxErrorFn error = [sql](int32_t pos, std::string_view what) {
     return internal::ExprSyntaxError(sql, pos, what);
   };
-  Parser parser(sql, tokens, error);
+  internal::ExprParser parser(sql, tokens, error);
   DELTA_ASSIGN_OR_RETURN(ExprRef e, parser.ParseAll());
   DELTA_RETURN_IF_ERROR(CheckTreeDepth(*e, error));
   return e;
@@ -745,7 +484,7 @@ Result<std::shared_ptr<WindowSpec>> ParseWindowSpecAt(std::string_view sql,
       *index >= tokens.size()) {
     return MakeError(ErrorCode::kInternal, "ParseWindowSpecAt: bad token range");
   }
-  Parser parser(sql, tokens, error, *index, subquery);
+  ExprParser parser(sql, tokens, error, *index, subquery);
   DELTA_ASSIGN_OR_RETURN(auto spec, parser.ParseParenthesizedWindowSpec());
   *index = parser.index();
   return spec;
@@ -758,7 +497,7 @@ Result<ExprRef> ParseExpressionAt(std::string_view sql, const std::vector<Token>
       *index >= tokens.size()) {
     return MakeError(ErrorCode::kInternal, "ParseExpressionAt: bad token range");
   }
-  Parser parser(sql, tokens, error, *index, subquery);
+  ExprParser parser(sql, tokens, error, *index, subquery);
   DELTA_ASSIGN_OR_RETURN(ExprRef e, parser.ParseOne());
   DELTA_RETURN_IF_ERROR(CheckTreeDepth(*e, error));
   *index = parser.index();
