@@ -486,11 +486,7 @@ Result<std::string> Convert(const LibraryCall& c, std::string_view format, const
 
 Result<Datum> FormatString(const LibraryCall& c) {
   const int64_t n = c.all_scalar() ? 1 : c.length;
-  std::vector<std::shared_ptr<arrow::Array>> args;
-  for (const auto& d : c.args) {
-    DELTA_ASSIGN_OR_RETURN(auto a, ArgArray(c, d, n));
-    args.push_back(std::move(a));
-  }
+  DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
   const auto& formats = static_cast<const arrow::StringArray&>(*args[0]);
   std::string_view parsed_for;
   std::vector<Spec> specs;

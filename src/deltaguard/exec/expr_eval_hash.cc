@@ -253,11 +253,7 @@ Result<typename H::Hash> HashValue(const arrow::Array& a, int64_t i,
 template <typename H, typename Builder>
 Result<Datum> SparkHash(const LibraryCall& c) {
   const int64_t n = c.all_scalar() ? 1 : c.length;
-  std::vector<std::shared_ptr<arrow::Array>> args;
-  for (const auto& d : c.args) {
-    DELTA_ASSIGN_OR_RETURN(auto a, ArgArray(c, d, n));
-    args.push_back(std::move(a));
-  }
+  DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
   Builder b;
   DELTA_RETURN_IF_ERROR(Appended(b.Reserve(n), c));
   for (int64_t i = 0; i < n; ++i) {

@@ -81,6 +81,16 @@ Result<std::shared_ptr<arrow::Array>> ArgArray(const LibraryCall& call, const Da
   return *a;
 }
 
+Result<std::vector<std::shared_ptr<arrow::Array>>> ArgArrays(const LibraryCall& call) {
+  const int64_t rows = call.all_scalar() ? 1 : call.length;
+  std::vector<std::shared_ptr<arrow::Array>> out;
+  for (const auto& d : call.args) {
+    DELTA_ASSIGN_OR_RETURN(auto a, ArgArray(call, d, rows));
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
 Result<Datum> Shaped(const LibraryCall& call, const std::shared_ptr<arrow::Array>& out) {
   if (!call.all_scalar()) return Datum(out);
   auto scalar = out->GetScalar(0);

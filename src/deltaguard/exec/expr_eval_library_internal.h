@@ -68,6 +68,9 @@ class ArgRows {
 /// Argument `d` as an array of `rows` values (a scalar repeated).
 Result<std::shared_ptr<arrow::Array>> ArgArray(const LibraryCall& call,
                                                const arrow::Datum& d, int64_t rows);
+/// Every argument as an array: of the batch's rows, or of one row when every argument
+/// is a scalar (then Shaped makes the result a scalar again).
+Result<std::vector<std::shared_ptr<arrow::Array>>> ArgArrays(const LibraryCall& call);
 /// `out`, one value per row, as the call's result: a scalar when every argument is.
 Result<arrow::Datum> Shaped(const LibraryCall& call,
                             const std::shared_ptr<arrow::Array>& out);

@@ -24,15 +24,6 @@ namespace {
 
 int64_t Rows(const LibraryCall& c) { return c.all_scalar() ? 1 : c.length; }
 
-Result<std::vector<std::shared_ptr<arrow::Array>>> Arrays(const LibraryCall& c) {
-  std::vector<std::shared_ptr<arrow::Array>> out;
-  for (const auto& d : c.args) {
-    DELTA_ASSIGN_OR_RETURN(auto a, ArgArray(c, d, Rows(c)));
-    out.push_back(std::move(a));
-  }
-  return out;
-}
-
 Result<std::shared_ptr<arrow::Array>> Checked(
     const arrow::Result<std::shared_ptr<arrow::Array>>& r, const LibraryCall& c) {
   if (!r.ok()) return EvalError(r.status(), c.e.name, *c.e.type);
@@ -61,7 +52,7 @@ Result<std::shared_ptr<arrow::Array>> Pick(const LibraryCall& c,
 // The values in `values` at `index` (int32 per row) counted as `base` does; -1 for
 // NULL rows or (when `strict` is false) indices outside.
 Result<Datum> ArraySubscript(const LibraryCall& c) {
-  DELTA_ASSIGN_OR_RETURN(auto args, Arrays(c));
+  DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
   const auto& list = static_cast<const arrow::ListArray&>(*args[0]);
   const auto& index = static_cast<const arrow::Int32Array&>(*args[1]);
   std::vector<int64_t> picks(list.length(), -1);
@@ -99,7 +90,7 @@ Result<std::vector<int64_t>> FindKeys(const LibraryCall& c, const arrow::MapArra
 }
 
 Result<Datum> MapValue(const LibraryCall& c) {
-  DELTA_ASSIGN_OR_RETURN(auto args, Arrays(c));
+  DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
   const auto& map = static_cast<const arrow::MapArray&>(*args[0]);
   DELTA_ASSIGN_OR_RETURN(auto found, FindKeys(c, map, *args[1]));
   DELTA_ASSIGN_OR_RETURN(auto out, Pick(c, map.items(), found));
@@ -107,7 +98,7 @@ Result<Datum> MapValue(const LibraryCall& c) {
 }
 
 Result<Datum> MapContainsKey(const LibraryCall& c) {
-  DELTA_ASSIGN_OR_RETURN(auto args, Arrays(c));
+  DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
   const auto& map = static_cast<const arrow::MapArray&>(*args[0]);
   DELTA_ASSIGN_OR_RETURN(auto found, FindKeys(c, map, *args[1]));
   arrow::BooleanBuilder b;
@@ -228,7 +219,7 @@ Result<Datum> BuildMap(const LibraryCall& c, const std::vector<int32_t>& offsets
 
 // map(k1, v1, ...): row r's entries are the pairs' row r.
 Result<Datum> MapOf(const LibraryCall& c) {
-  DELTA_ASSIGN_OR_RETURN(auto args, Arrays(c));
+  DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
   const int64_t n = Rows(c);
   const int64_t pairs = static_cast<int64_t>(args.size() / 2);
   std::vector<int32_t> offsets(n + 1);
@@ -260,7 +251,7 @@ Result<Datum> MapOf(const LibraryCall& c) {
 
 // map_from_arrays(keys, values): arrays of equal length per row; NULL if either is.
 Result<Datum> MapFromArrays(const LibraryCall& c) {
-  DELTA_ASSIGN_OR_RETURN(auto args, Arrays(c));
+  DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
   const auto& ks = static_cast<const arrow::ListArray&>(*args[0]);
   const auto& vs = static_cast<const arrow::ListArray&>(*args[1]);
   const int64_t n = ks.length();
