@@ -136,7 +136,7 @@ class Binder {
                            "(WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE)",
                            e.text);
         }
-        if (ExprRef all = ExpandStarArgument(e, schema_)) return Bind(*all);
+        if (ExprRef r = internal::RewriteForSchema(e, schema_)) return Bind(*r);
         DELTA_ASSIGN_OR_RETURN(ExprRef rewritten, internal::RewriteConditional(e));
         if (rewritten != nullptr) {
           return internal::MarkTry(Bind(*rewritten), rewritten->try_cast);

@@ -9,6 +9,7 @@
 #include "deltaguard/expr/binder_internal.h"
 #include "deltaguard/expr/printer.h"
 #include "deltaguard/schema/ddl.h"
+#include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {
 namespace {
@@ -120,6 +121,19 @@ Result<BoundExprRef> IntLiteralArg(const Expr& node, size_t i, const BoundExprRe
 }
 
 }  // namespace
+
+ExprRef RewriteForSchema(const Expr& e, const StructType& schema) {
+  if (e.kind == ExprKind::kFunction && e.text == "input_file_name" &&
+      e.children.empty() && !e.star) {
+    for (const auto& f : schema.fields()) {
+      if (EqualsIgnoreCase(f.name, "_metadata") && f.type->kind() == TypeKind::kStruct) {
+        return Expr::Column({f.name, "file_path"}, e.position);
+      }
+    }
+    return Expr::String("");
+  }
+  return ExpandStarArgument(e, schema);
+}
 
 // try_add(a, b), try_subtract, try_multiply, try_divide, try_mod, try_element_at:
 // the strict call, marked `try_cast` so that binding marks the bound call lenient

@@ -48,6 +48,10 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
 /// Spark's conditional functions (if, nvl, nvl2, nullif) and mod/pmod as the CASE,
 /// coalesce or % they mean; null when `e` is none of them (binder_functions.cc).
 Result<ExprRef> RewriteConditional(const Expr& e);
+/// Calls whose meaning depends on the input: f(*) (ExpandStarArgument) and
+/// input_file_name() (the `_metadata.file_path` of a file source, '' elsewhere, as
+/// Spark); null for any other expression.
+ExprRef RewriteForSchema(const Expr& e, const StructType& schema);
 /// try_add and the other try_ functions: the strict expression marked `try_cast`
 /// (null when `e` is not one of them); MarkTry makes its bound call lenient.
 Result<ExprRef> RewriteTry(const Expr& e);

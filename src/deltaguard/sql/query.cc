@@ -245,7 +245,10 @@ Result<QueryPlan> SelectPlanner::Plan() {
       excluded[static_cast<size_t>(index)] = true;
     }
     for (size_t i = 0; i < input.num_fields(); ++i) {
-      if (!excluded[i]) items.emplace_back("", Expr::Column({input.field(i).name}));
+      const std::string& name = input.field(i).name;
+      const bool hidden =
+          std::find(src.hidden.begin(), src.hidden.end(), name) != src.hidden.end();
+      if (!excluded[i] && !hidden) items.emplace_back("", Expr::Column({name}));
     }
   }
 

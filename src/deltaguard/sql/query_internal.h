@@ -55,6 +55,9 @@ struct SourcePlan {
   /// unique); empty for a single relation (every column named as in `schema`,
   /// qualified by `qualifiers`).
   std::vector<ColumnSource> columns;
+  /// Columns `*` leaves out but a query may name: a file source's `_metadata`, as
+  /// Spark's hidden file-metadata column.
+  std::vector<std::string> hidden;
 };
 
 /// A column reference `path` resolved against a join's columns: the internal name

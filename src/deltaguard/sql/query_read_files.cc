@@ -6,6 +6,8 @@
 #include <arrow/api.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/ingest/infer.h"
 #include "deltaguard/ingest/listing.h"
@@ -156,13 +158,27 @@ Result<SourcePlan> PlanReadFiles(const FromClause& from, const QueryContext& con
     spec.data_schema = *inferred;
   }
   spec.ingested_at_micros = context.now_micros;
+  // Spark's hidden `_metadata` column (file_path, file_name, file_size,
+  // file_modification_time): in the schema for queries that name it (and
+  // input_file_name()), left out of `*`, read only when a query needs it.
+  ReadSpec plain = spec;
+  const auto& requested = spec.options.metadata_columns;
+  const bool hidden =
+      std::find(requested.begin(), requested.end(), "_metadata") == requested.end();
+  if (hidden) spec.options.metadata_columns.push_back("_metadata");
   DELTA_ASSIGN_OR_RETURN(SchemaRef output, IngestOutputSchema(spec));
   SourcePlan src;
   src.schema = output;
   src.name = display;
+  if (hidden) src.hidden = {"_metadata"};
   if (!from.alias.empty()) src.qualifiers = {AsciiToLower(from.alias)};
-  src.open = [fs, files, spec](const std::vector<std::string>&) -> Result<ReaderRef> {
-    return OpenIngestReader(fs, files, spec, std::make_shared<ReadStats>());
+  src.open = [fs, files, spec, plain,
+              hidden](const std::vector<std::string>& columns) -> Result<ReaderRef> {
+    const bool wanted = std::any_of(columns.begin(), columns.end(), [](const auto& c) {
+      return EqualsIgnoreCase(c, "_metadata");
+    });
+    return OpenIngestReader(fs, files, hidden && !wanted ? plain : spec,
+                            std::make_shared<ReadStats>());
   };
   return src;
 }
