@@ -158,7 +158,8 @@ Result<std::shared_ptr<arrow::Array>> LocalToUtc(
   const auto& l = static_cast<const arrow::TimestampArray&>(*naive);
   const auto& r = static_cast<const arrow::TimestampArray&>(*result);
   const auto& e = static_cast<const arrow::TimestampArray&>(*before_gap);
-  const auto& el = static_cast<const arrow::TimestampArray&>(*before_local.make_array());
+  const auto before_local_array = before_local.make_array();  // held: `el` reads it
+  const auto& el = static_cast<const arrow::TimestampArray&>(*before_local_array);
   std::vector<int64_t> fixed;
   for (int64_t i = 0; i < l.length(); ++i) {
     if (l.IsNull(i) || r.Value(i) != e.Value(i) + 1 || r.Value(i) == e.Value(i)) {
