@@ -84,3 +84,24 @@ def test_function_library_gives_the_cli_answers(tmp_path):
     assert ours[1]["latest"] == "1969-07-20 Sun"
     with pytest.raises(dg.InvalidInputError, match="INVALID_INDEX_OF_ZERO"):
         dg.sql("SELECT split_part('a,b', ',', 0)", warehouse=wh)
+
+
+def test_maps_hashes_and_try_functions_give_the_cli_answers(tmp_path):
+    """This batch of functions (maps and access, hash/xxhash64, try_, format_string,
+    time zones, named windows) answers the same from Python and the CLI."""
+    wh = str(tmp_path / "wh")
+    query = ("SELECT k, map('k', k)['k'] AS mv, hash(k, s) AS h, xxhash64(s) AS x, "
+             "try_divide(10, k) AS q, format_string('%05.1f|%s', k * 1.5D, s) AS f, "
+             "CAST(to_utc_timestamp(TIMESTAMP'2024-01-01 08:00:00', 'GMT+8') AS STRING) "
+             "AS u, "
+             "sum(k) OVER w AS run FROM VALUES (0, 'a'), (2, 'b') AS t(k, s) "
+             "WINDOW w AS (ORDER BY k) ORDER BY k")
+    ours = dg.sql(query, warehouse=wh).to_pylist()
+    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
+    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    assert ours == theirs
+    assert ours[0]["q"] is None and ours[1]["q"] == 5.0
+    assert ours[1]["f"] == "003.0|b" and ours[1]["run"] == 2
+    assert ours[0]["u"] == "2024-01-01 00:00:00"
+    with pytest.raises(dg.InvalidInputError, match="DUPLICATED_MAP_KEY"):
+        dg.sql("SELECT map(1, 2, 1, 3)", warehouse=wh)

@@ -72,8 +72,7 @@ Result<Datum> ArraySubscript(const LibraryCall& c) {
 }
 
 // For each row, the entry of the map whose key equals the key argument; -1 if none.
-Result<std::vector<int64_t>> FindKeys(const LibraryCall& c, const arrow::MapArray& map,
-                                      const arrow::Array& key) {
+std::vector<int64_t> FindKeys(const arrow::MapArray& map, const arrow::Array& key) {
   std::vector<int64_t> found(map.length(), -1);
   const auto& keys = *map.keys();
   for (int64_t i = 0; i < map.length(); ++i) {
@@ -85,14 +84,13 @@ Result<std::vector<int64_t>> FindKeys(const LibraryCall& c, const arrow::MapArra
       }
     }
   }
-  (void)c;
   return found;
 }
 
 Result<Datum> MapValue(const LibraryCall& c) {
   DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
   const auto& map = static_cast<const arrow::MapArray&>(*args[0]);
-  DELTA_ASSIGN_OR_RETURN(auto found, FindKeys(c, map, *args[1]));
+  const std::vector<int64_t> found = FindKeys(map, *args[1]);
   DELTA_ASSIGN_OR_RETURN(auto out, Pick(c, map.items(), found));
   return Shaped(c, out);
 }
@@ -100,7 +98,7 @@ Result<Datum> MapValue(const LibraryCall& c) {
 Result<Datum> MapContainsKey(const LibraryCall& c) {
   DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
   const auto& map = static_cast<const arrow::MapArray&>(*args[0]);
-  DELTA_ASSIGN_OR_RETURN(auto found, FindKeys(c, map, *args[1]));
+  const std::vector<int64_t> found = FindKeys(map, *args[1]);
   arrow::BooleanBuilder b;
   DELTA_RETURN_IF_ERROR(Appended(b.Reserve(map.length()), c));
   for (int64_t i = 0; i < map.length(); ++i) {

@@ -136,11 +136,8 @@ class Binder {
                            "(WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE)",
                            e.text);
         }
-        if (ExprRef r = internal::RewriteForSchema(e, schema_)) return Bind(*r);
-        DELTA_ASSIGN_OR_RETURN(ExprRef rewritten, internal::RewriteConditional(e));
-        if (rewritten != nullptr) {
-          return internal::MarkTry(Bind(*rewritten), rewritten->try_cast);
-        }
+        DELTA_ASSIGN_OR_RETURN(ExprRef rewritten, internal::RewriteCall(e, schema_));
+        if (rewritten) return internal::MarkTry(Bind(*rewritten), rewritten->try_cast);
         std::vector<BoundExprRef> args;
         for (const auto& c : e.children) {
           DELTA_ASSIGN_OR_RETURN(BoundExprRef a, Bind(*c));

@@ -135,6 +135,11 @@ ExprRef RewriteForSchema(const Expr& e, const StructType& schema) {
   return ExpandStarArgument(e, schema);
 }
 
+Result<ExprRef> RewriteCall(const Expr& e, const StructType& schema) {
+  if (ExprRef r = RewriteForSchema(e, schema)) return r;
+  return RewriteConditional(e);
+}
+
 // try_add(a, b), try_subtract, try_multiply, try_divide, try_mod, try_element_at:
 // the strict call, marked `try_cast` so that binding marks the bound call lenient
 // (MarkTry; the evaluator's TryCall makes the rows the call fails on NULL).

@@ -52,6 +52,9 @@ Result<ExprRef> RewriteConditional(const Expr& e);
 /// input_file_name() (the `_metadata.file_path` of a file source, '' elsewhere, as
 /// Spark); null for any other expression.
 ExprRef RewriteForSchema(const Expr& e, const StructType& schema);
+/// The call `e` rewritten before binding: RewriteForSchema, then RewriteConditional
+/// (which covers the try_ functions); null when it binds as written.
+Result<ExprRef> RewriteCall(const Expr& e, const StructType& schema);
 /// try_add and the other try_ functions: the strict expression marked `try_cast`
 /// (null when `e` is not one of them); MarkTry makes its bound call lenient.
 Result<ExprRef> RewriteTry(const Expr& e);

@@ -246,9 +246,8 @@ Result<QueryPlan> SelectPlanner::Plan() {
     }
     for (size_t i = 0; i < input.num_fields(); ++i) {
       const std::string& name = input.field(i).name;
-      const bool hidden =
-          std::find(src.hidden.begin(), src.hidden.end(), name) != src.hidden.end();
-      if (!excluded[i] && !hidden) items.emplace_back("", Expr::Column({name}));
+      if (!excluded[i] && !src.IsHidden(name))
+        items.emplace_back("", Expr::Column({name}));
     }
   }
 
@@ -307,41 +306,13 @@ Result<QueryPlan> SelectPlanner::Plan() {
   for (size_t index = 0; index < items.size(); ++index) {
     const auto& [alias, item] = items[index];
     // f(*) over the input's columns (not the window and aggregate columns `extended`
-    // adds), named f(a, b, ...) by their names as the query shows them.
-    ExprRef e = item;
-    std::string star_name;
-    if (ExprRef all = ExpandStarArgument(*item, input)) {
-      e = all;
-      std::vector<std::string> shown;
-      for (size_t i = 0; i < input.num_fields(); ++i) {
-        shown.push_back(src.columns.empty() ? input.fields()[i].name
-                                            : src.columns[i].name);
-      }
-      star_name = fmt::format("{}({})", item->text, fmt::join(shown, ", "));
-    }
+    // adds, nor hidden ones).
+    const StructType visible = VisibleColumns(input, src);
+    ExprRef e = TransformExpr(
+        item, [&](const Expr& node) { return ExpandStarArgument(node, visible); });
     DELTA_ASSIGN_OR_RETURN(BoundExprRef b, Bind(*e, extended, bind));
-    std::string name = !alias.empty()       ? alias
-                       : !star_name.empty() ? star_name
-                                            : window_names[index];
-    if (name.empty()) {
-      // A column is named by its name (a join's internal one mapped back), and so is
-      // CAST(column AS type) or TRY_CAST, as Spark names them.
-      const Expr* column = e.get();
-      const BoundExpr* bound = b.get();
-      if (column->kind == ExprKind::kCast) {
-        column = column->children[0].get();
-        if (bound->kind == BoundKind::kCast) bound = bound->args[0].get();
-      }
-      if (column->kind != ExprKind::kColumn || bound->kind != BoundKind::kColumn) {
-        name = SparkColumnName(*e);
-      } else {
-        name = bound->path.back();
-        if (bound->path.size() == 1 && !src.columns.empty()) {
-          const int at = input.FieldIndex(bound->path[0]);  // a join's internal name
-          if (at >= 0) name = src.columns[static_cast<size_t>(at)].name;
-        }
-      }
-    }
+    std::string name = !alias.empty() ? alias : window_names[index];
+    if (name.empty()) name = OutputColumnName(*item, *e, *b, input, src);
     aggregate = aggregate || ContainsAggregate(*b);
     outputs.push_back({std::move(name), std::move(b)});
   }

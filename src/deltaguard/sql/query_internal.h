@@ -10,6 +10,7 @@
 #include <arrow/type_fwd.h>
 #include <arrow/util/decimal.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -58,6 +59,9 @@ struct SourcePlan {
   /// Columns `*` leaves out but a query may name: a file source's `_metadata`, as
   /// Spark's hidden file-metadata column.
   std::vector<std::string> hidden;
+  bool IsHidden(const std::string& column) const {
+    return std::find(hidden.begin(), hidden.end(), column) != hidden.end();
+  }
 };
 
 /// A column reference `path` resolved against a join's columns: the internal name
@@ -323,6 +327,14 @@ Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context
 
 /// Spark's name for an unaliased expression: `count(1)`, `(amount * 2)`, `upper(name)`.
 std::string SparkColumnName(const Expr& expr);
+/// The columns of `input` a star reads: all but `src`'s hidden ones.
+StructType VisibleColumns(const StructType& input, const SourcePlan& src);
+/// The name of an unaliased select item `item` (bound as `e`, `b` over `input` of
+/// `src`), as Spark names it: a column (a join's internal name mapped back), and
+/// CAST/TRY_CAST of a column, by the column; f(*) as f(a, b, ...); anything else by
+/// SparkColumnName.
+std::string OutputColumnName(const Expr& item, const Expr& e, const BoundExpr& b,
+                             const StructType& input, const SourcePlan& src);
 
 /// Structural equality of bound expressions (column names compared
 /// case-insensitively).

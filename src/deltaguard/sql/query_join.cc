@@ -29,9 +29,7 @@ std::vector<ColumnSource> ColumnsOf(const SourcePlan& src) {
   if (!src.columns.empty()) return src.columns;
   std::vector<ColumnSource> out;
   for (const auto& f : src.schema->fields()) {
-    const bool hidden =
-        std::find(src.hidden.begin(), src.hidden.end(), f.name) != src.hidden.end();
-    out.push_back(ColumnSource{f.name, src.qualifiers, true, !hidden});
+    out.push_back(ColumnSource{f.name, src.qualifiers, true, !src.IsHidden(f.name)});
   }
   return out;
 }

@@ -245,6 +245,39 @@ std::string SparkColumnName(const Expr& e) {
   return ToSql(e);
 }
 
+StructType VisibleColumns(const StructType& input, const SourcePlan& src) {
+  if (src.hidden.empty()) return input;
+  std::vector<StructField> fields;
+  for (const auto& f : input.fields()) {
+    if (!src.IsHidden(f.name)) fields.push_back(f);
+  }
+  return StructType(std::move(fields));
+}
+
+std::string OutputColumnName(const Expr& item, const Expr& e, const BoundExpr& b,
+                             const StructType& input, const SourcePlan& src) {
+  // A join's internal column name, mapped back to the name the query shows.
+  auto shown = [&](const std::string& internal) {
+    const int at = src.columns.empty() ? -1 : input.FieldIndex(internal);
+    return at >= 0 ? src.columns[static_cast<size_t>(at)].name : internal;
+  };
+  if (item.kind == ExprKind::kFunction && item.star && &e != &item) {  // f(*), expanded
+    std::vector<std::string> names;
+    for (const auto& c : e.children) names.push_back(shown(c->path[0]));
+    return fmt::format("{}({})", item.text, fmt::join(names, ", "));
+  }
+  const Expr* column = &e;
+  const BoundExpr* bound = &b;
+  if (column->kind == ExprKind::kCast) {
+    column = column->children[0].get();
+    if (bound->kind == BoundKind::kCast) bound = bound->args[0].get();
+  }
+  if (column->kind != ExprKind::kColumn || bound->kind != BoundKind::kColumn) {
+    return SparkColumnName(e);
+  }
+  return bound->path.size() == 1 ? shown(bound->path[0]) : bound->path.back();
+}
+
 bool SameBound(const BoundExpr& a, const BoundExpr& b) {
   if (a.kind != b.kind || a.fn != b.fn || a.try_cast != b.try_cast ||
       a.has_else != b.has_else || a.star != b.star || a.distinct != b.distinct ||
