@@ -105,3 +105,24 @@ def test_maps_hashes_and_try_functions_give_the_cli_answers(tmp_path):
     assert ours[0]["u"] == "2024-01-01 00:00:00"
     with pytest.raises(dg.InvalidInputError, match="DUPLICATED_MAP_KEY"):
         dg.sql("SELECT map(1, 2, 1, 3)", warehouse=wh)
+
+
+def test_queries_past_the_memory_limit_give_the_cli_answers(tmp_path):
+    """deltaguard.query.memoryLimit: a join and a window that spill answer as they do
+    within memory, from Python and from the CLI."""
+    wh = str(tmp_path / "wh")
+    query = ("SELECT count(*) AS n, sum(f.id) AS s, count(d.k) AS matched, "
+             "max(rn) AS top FROM (SELECT id, concat('v', id) AS v, row_number() OVER "
+             "(PARTITION BY id % 100 ORDER BY id) AS rn FROM range(30000)) f "
+             "LEFT JOIN (SELECT id AS k FROM range(0, 60000, 3)) d ON f.id = d.k")
+    s = dg.Session(warehouse=wh)
+    within = s.sql(query).to_pylist()
+    s.sql("SET deltaguard.query.memoryLimit = 16k")
+    past = s.sql(query).to_pylist()
+    cli = run_cli("sql", "SET deltaguard.query.memoryLimit = 16k; " + query,
+                  "--warehouse", wh, "--format", "jsonl")
+    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    assert past == within == theirs[-1:]
+    assert within == [{"n": 30000, "s": 449985000, "matched": 10000, "top": 300}]
+    with pytest.raises(dg.InvalidInputError, match="byte count"):
+        s.sql("SET deltaguard.query.memoryLimit = lots")

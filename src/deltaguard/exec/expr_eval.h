@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "deltaguard/expr/binder.h"
 #include "deltaguard/util/result.h"
@@ -45,5 +46,12 @@ Result<std::shared_ptr<arrow::Array>> Evaluate(const BoundExpr& expr,
 Result<std::shared_ptr<arrow::BooleanArray>> EvaluatePredicate(
     const BoundExpr& expr, const arrow::RecordBatch& batch,
     const EvalOptions& options = {});
+
+/// One 64-bit hash per row over `columns` (each `num_rows` long), folded column by
+/// column as Spark's xxhash64: equal values hash equal whatever the batch (NaNs are one
+/// value, -0.0 is 0.0), so rows can be dealt to spill partitions by key
+/// (docs/sql.md "Memory and spilling"). kInternal for a MAP column.
+Result<std::vector<uint64_t>> HashRows(
+    const std::vector<std::shared_ptr<arrow::Array>>& columns, int64_t num_rows);
 
 }  // namespace deltaguard

@@ -179,7 +179,7 @@ std::string BigIntegerBytes(const arrow::Decimal128& d) {
 
 template <typename H>
 Result<typename H::Hash> HashValue(const arrow::Array& a, int64_t i,
-                                   typename H::Hash seed, const LibraryCall& c) {
+                                   typename H::Hash seed, std::string_view name) {
   if (a.IsNull(i)) return seed;
   switch (a.type_id()) {
     case arrow::Type::BOOL:
@@ -231,7 +231,7 @@ Result<typename H::Hash> HashValue(const arrow::Array& a, int64_t i,
       const auto& list = static_cast<const arrow::ListArray&>(a);
       const auto& values = *list.values();
       for (int64_t k = list.value_offset(i); k < list.value_offset(i + 1); ++k) {
-        DELTA_ASSIGN_OR_RETURN(seed, HashValue<H>(values, k, seed, c));
+        DELTA_ASSIGN_OR_RETURN(seed, HashValue<H>(values, k, seed, name));
       }
       return seed;
     }
@@ -239,7 +239,7 @@ Result<typename H::Hash> HashValue(const arrow::Array& a, int64_t i,
       const auto& st = static_cast<const arrow::StructArray&>(a);
       for (int f = 0; f < st.num_fields(); ++f) {
         // field() is sliced to the struct's rows, so row i is row i of the field.
-        DELTA_ASSIGN_OR_RETURN(seed, HashValue<H>(*st.field(f), i, seed, c));
+        DELTA_ASSIGN_OR_RETURN(seed, HashValue<H>(*st.field(f), i, seed, name));
       }
       return seed;
     }
@@ -247,7 +247,7 @@ Result<typename H::Hash> HashValue(const arrow::Array& a, int64_t i,
       break;
   }
   return MakeError(ErrorCode::kInternal, "{}(): cannot hash a value of Arrow type {}",
-                   c.e.name, a.type()->ToString());
+                   name, a.type()->ToString());
 }
 
 template <typename H, typename Builder>
@@ -259,7 +259,7 @@ Result<Datum> SparkHash(const LibraryCall& c) {
   for (int64_t i = 0; i < n; ++i) {
     typename H::Hash h = H::kSeed;
     for (const auto& a : args) {
-      DELTA_ASSIGN_OR_RETURN(h, HashValue<H>(*a, i, h, c));
+      DELTA_ASSIGN_OR_RETURN(h, HashValue<H>(*a, i, h, c.e.name));
     }
     b.UnsafeAppend(h);  // never NULL: a row of NULLs hashes to the seed
   }
@@ -282,3 +282,21 @@ std::vector<KernelEntry> HashKernels() {
 }
 
 }  // namespace deltaguard::internal
+
+namespace deltaguard {
+
+Result<std::vector<uint64_t>> HashRows(
+    const std::vector<std::shared_ptr<arrow::Array>>& columns, int64_t num_rows) {
+  using internal::XxHash64;
+  std::vector<uint64_t> out(static_cast<size_t>(num_rows));
+  for (int64_t i = 0; i < num_rows; ++i) {
+    XxHash64::Hash h = XxHash64::kSeed;
+    for (const auto& a : columns) {
+      DELTA_ASSIGN_OR_RETURN(h, internal::HashValue<XxHash64>(*a, i, h, "row hash"));
+    }
+    out[static_cast<size_t>(i)] = static_cast<uint64_t>(h);
+  }
+  return out;
+}
+
+}  // namespace deltaguard

@@ -474,9 +474,10 @@ Result<QueryPlan> SelectPlanner::Plan() {
   auto e = eval;
   bool distinct = query.distinct;
   std::optional<int64_t> limit = query.limit;
+  QueryMemoryRef memory = context.memory;
   plan.open = [=]() -> Result<ReaderRef> {
     DELTA_ASSIGN_OR_RETURN(ReaderRef in, source(needed));
-    std::shared_ptr<arrow::Table> table;
+    HeldRows held;
     if (!aggregate && calls.empty()) {
       auto project = [=](const BatchRef& b) {
         return FilterProject(b, where, outputs, full_schema, e);
@@ -484,8 +485,8 @@ Result<QueryPlan> SelectPlanner::Plan() {
       if (!distinct && sort_keys.empty()) {
         return MapReader(in, visible_schema, project, limit);
       }
-      DELTA_ASSIGN_OR_RETURN(
-          table, ReadAll(MapReader(in, full_schema, project), full_schema, "SELECT"));
+      DELTA_ASSIGN_OR_RETURN(held, HoldAll(MapReader(in, full_schema, project),
+                                           full_schema, "SELECT", memory));
     } else {
       if (where != nullptr) {
         auto filter = [=](const BatchRef& b) {
@@ -493,38 +494,49 @@ Result<QueryPlan> SelectPlanner::Plan() {
         };
         in = MapReader(in, in->schema(), filter);
       }
+      // The window or aggregate stage: one batch of every output row, or (windows
+      // whose input spilled) a reader over them.
+      auto stage = [=](BatchRef rows) -> Result<BatchRef> {
+        if (calls.empty()) return FilterProject(rows, having, outputs, full_schema, e);
+        if (having != nullptr) {
+          DELTA_ASSIGN_OR_RETURN(rows, FilterProject(rows, having, {}, nullptr, e));
+        }
+        if (rows == nullptr) return rows;
+        DELTA_ASSIGN_OR_RETURN(rows, ComputeWindows(rows, calls, e));
+        return FilterProject(rows, qualify, outputs, full_schema, e);
+      };
       BatchRef rows;
       if (aggregate) {
         DELTA_ASSIGN_OR_RETURN(rows, Aggregate(in, spec));
       } else {
-        DELTA_ASSIGN_OR_RETURN(auto all, ReadAll(in, in->schema(), "window input"));
-        DELTA_ARROW_ASSIGN_OR_RETURN(rows, all->CombineChunksToBatch(),
-                                     ErrorCode::kInternal, "window input");
-      }
-      if (!calls.empty()) {
-        if (having != nullptr) {
-          DELTA_ASSIGN_OR_RETURN(rows, FilterProject(rows, having, {}, nullptr, e));
+        DELTA_ASSIGN_OR_RETURN(HeldRows input,
+                               HoldAll(in, in->schema(), "window input", memory));
+        auto keys = SharedPartitionKeys(calls);
+        if (input.spilled && !keys.empty()) {
+          DELTA_ASSIGN_OR_RETURN(
+              auto staged,
+              SpilledWindowStage(std::move(input), keys, full_schema, stage, *memory, e));
+          DELTA_ASSIGN_OR_RETURN(held,
+                                 HoldAll(staged, full_schema, "window output", memory));
+        } else {
+          DELTA_ASSIGN_OR_RETURN(rows, CombineRows(input.batches, in->schema()));
         }
-        if (rows != nullptr) {
-          DELTA_ASSIGN_OR_RETURN(rows, ComputeWindows(rows, calls, e));
-          DELTA_ASSIGN_OR_RETURN(rows,
-                                 FilterProject(rows, qualify, outputs, full_schema, e));
-        }
-      } else {
-        DELTA_ASSIGN_OR_RETURN(rows,
-                               FilterProject(rows, having, outputs, full_schema, e));
       }
-      std::vector<BatchRef> batches;
-      if (rows != nullptr) batches.push_back(rows);
-      DELTA_ARROW_ASSIGN_OR_RETURN(table,
-                                   arrow::Table::FromRecordBatches(full_schema, batches),
-                                   ErrorCode::kInternal, "GROUP BY");
+      if (rows != nullptr) {
+        DELTA_ASSIGN_OR_RETURN(rows, stage(rows));
+        if (rows != nullptr) held.batches.push_back(rows);
+      }
     }
+    DELTA_ARROW_ASSIGN_OR_RETURN(
+        auto table, arrow::Table::FromRecordBatches(full_schema, held.batches),
+        ErrorCode::kInternal, "SELECT");
+    held.batches.clear();
     if (distinct) {
       DELTA_ASSIGN_OR_RETURN(table, DistinctRows(table));
     }
     if (!sort_keys.empty()) {
-      DELTA_ASSIGN_OR_RETURN(table, SortTable(table, sort_keys));
+      return SortedReader(table, sort_keys, static_cast<int>(num_outputs), limit,
+                          held.spilled ? memory : nullptr);
     }
     if (table->num_columns() > static_cast<int>(num_outputs)) {
       std::vector<int> visible;

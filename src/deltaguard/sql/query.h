@@ -9,7 +9,8 @@
 /// semantic error names the column and both types before any file is opened. Running
 /// streams: scan -> filter -> project -> limit never holds more than a few batches;
 /// GROUP BY, DISTINCT and ORDER BY hold their input (their memory is the result's, or
-/// the sorted input's, size).
+/// the sorted input's, size; past QueryContext::memory's limit held rows spill, docs/
+/// sql.md "Memory and spilling").
 ///
 /// Output column names follow Spark: the alias, else the column's own name for a
 /// column reference (`t.a` -> `a`), else the expression's canonical SQL
@@ -26,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "deltaguard/exec/query_memory.h"
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/schema/data_type.h"
 #include "deltaguard/sql/catalog.h"
@@ -79,6 +81,10 @@ struct QueryContext {
   const StreamBatch* stream_batch = nullptr;
   /// The WITH queries in scope, keyed lower-case; they shadow views and tables.
   const std::map<std::string, CtePlan>* ctes = nullptr;
+  /// The statement's RAM budget for rows its joins, windows, sorts and set operations
+  /// hold (`deltaguard.query.memoryLimit`); past it they spill (docs/sql.md "Memory
+  /// and spilling"). Null: no limit.
+  QueryMemoryRef memory;
 };
 
 struct PlanOptions {

@@ -5,11 +5,13 @@
 #include <arrow/compute/api.h>
 #include <arrow/compute/exec.h>
 #include <arrow/compute/row/grouper.h>
+#include <arrow/util/byte_size.h>
 
 #include <utility>
 
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
+#include "deltaguard/exec/spill_file.h"
 #include "deltaguard/sql/query_internal.h"
 
 namespace deltaguard::query_internal {
@@ -61,7 +63,25 @@ class MapBatchReader final : public arrow::RecordBatchReader {
   arrow::Status status_;
 };
 
+// A reader holding something the batches it reads need (KeepAlive).
+class AnchoredReader final : public arrow::RecordBatchReader {
+ public:
+  AnchoredReader(ReaderRef input, std::shared_ptr<void> anchor)
+      : input_(std::move(input)), anchor_(std::move(anchor)) {}
+  std::shared_ptr<arrow::Schema> schema() const override { return input_->schema(); }
+  arrow::Status ReadNext(BatchRef* out) override { return input_->ReadNext(out); }
+
+ private:
+  ReaderRef input_;
+  std::shared_ptr<void> anchor_;
+};
+
 }  // namespace
+
+ReaderRef KeepAlive(ReaderRef reader, std::shared_ptr<void> anchor) {
+  if (anchor == nullptr) return reader;
+  return std::make_shared<AnchoredReader>(std::move(reader), std::move(anchor));
+}
 
 Result<std::vector<BatchRef>> TableBatches(const std::shared_ptr<arrow::Table>& table) {
   std::vector<BatchRef> batches;
@@ -99,19 +119,73 @@ Result<ReaderRef> TableReader(const std::shared_ptr<arrow::Table>& table,
   return reader;
 }
 
-Result<std::shared_ptr<arrow::Table>> ReadAll(
-    const ReaderRef& reader, const std::shared_ptr<arrow::Schema>& schema,
-    const std::string& what) {
-  std::vector<BatchRef> batches;
+namespace {
+
+// The bytes a batch keeps alive: a slice counts its share, not the whole buffers.
+int64_t HeldBytes(const arrow::RecordBatch& batch) {
+  auto referenced = arrow::util::ReferencedBufferSize(batch);
+  return referenced.ok() ? *referenced : arrow::util::TotalBufferSize(batch);
+}
+
+}  // namespace
+
+Result<HeldRows> HoldAll(const ReaderRef& reader,
+                         const std::shared_ptr<arrow::Schema>& schema,
+                         const std::string& what, const QueryMemoryRef& memory) {
+  HeldRows held;
+  int64_t reserved = 0;
+  std::unique_ptr<SpillFile> spill;
   while (true) {
     BatchRef batch;
     arrow::Status st = reader->ReadNext(&batch);
     if (!st.ok()) return FromArrowStatus(st, ErrorCode::kIOError, what);
     if (batch == nullptr) break;
-    batches.push_back(std::move(batch));
+    const int64_t bytes = HeldBytes(*batch);
+    held.bytes += bytes;
+    if (spill == nullptr && memory != nullptr && !memory->TryReserve(bytes)) {
+      // Past the budget: what is held goes to the file with the rest, and its
+      // reservation back to the budget.
+      DELTA_ASSIGN_OR_RETURN(spill, SpillFile::Open(schema, what, memory->spill_dir()));
+      for (const auto& b : held.batches) DELTA_RETURN_IF_ERROR(spill->Append(*b));
+      held.batches.clear();
+      memory->Release(reserved);
+      reserved = 0;
+    } else if (spill == nullptr && memory != nullptr) {
+      reserved += bytes;
+    }
+    if (spill != nullptr) {
+      DELTA_RETURN_IF_ERROR(spill->Append(*batch));
+    } else {
+      held.batches.push_back(std::move(batch));
+    }
   }
+  if (spill != nullptr) {
+    memory->RecordSpill(spill->bytes());
+    DELTA_ASSIGN_OR_RETURN(held.batches, spill->ReadBack());
+    held.spilled = true;
+  } else if (memory != nullptr) {
+    held.reservation = std::make_shared<MemoryReservation>(memory, reserved);
+  }
+  return held;
+}
+
+Result<BatchRef> CombineRows(const std::vector<BatchRef>& batches,
+                             const std::shared_ptr<arrow::Schema>& schema) {
+  if (batches.size() == 1) return batches[0];
   DELTA_ARROW_ASSIGN_OR_RETURN(auto table,
                                arrow::Table::FromRecordBatches(schema, batches),
+                               ErrorCode::kInternal, "query rows");
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto batch, table->CombineChunksToBatch(),
+                               ErrorCode::kInternal, "query rows");
+  return batch;
+}
+
+Result<std::shared_ptr<arrow::Table>> ReadAll(
+    const ReaderRef& reader, const std::shared_ptr<arrow::Schema>& schema,
+    const std::string& what, const QueryMemoryRef& memory) {
+  DELTA_ASSIGN_OR_RETURN(HeldRows held, HoldAll(reader, schema, what, memory));
+  DELTA_ARROW_ASSIGN_OR_RETURN(auto table,
+                               arrow::Table::FromRecordBatches(schema, held.batches),
                                ErrorCode::kInternal, what);
   return table;
 }
@@ -224,15 +298,6 @@ ExprRef AndOf(const std::vector<ExprRef>& parts) {
     out = Expr::Binary(ExprOp::kAnd, out, parts[i]);
   }
   return out;
-}
-
-Result<std::shared_ptr<arrow::Table>> SortTable(
-    const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys) {
-  if (keys.empty() || table->num_rows() <= 1) return table;
-  DELTA_ASSIGN_OR_RETURN(auto indices, SortIndices(table, keys));
-  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum sorted, arrow::compute::Take(table, indices),
-                               ErrorCode::kInternal, "ORDER BY");
-  return sorted.table();
 }
 
 Result<std::shared_ptr<arrow::Array>> SortIndices(

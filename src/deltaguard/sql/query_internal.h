@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "deltaguard/exec/expr_eval.h"
+#include "deltaguard/exec/query_memory.h"
 #include "deltaguard/expr/binder.h"
 #include "deltaguard/expr/literal.h"
 #include "deltaguard/ingest/options.h"
@@ -140,6 +141,9 @@ Result<QueryPlan> PlanSetOperation(const SetOperation& op, const QueryContext& c
 Result<std::vector<BatchRef>> TableBatches(const std::shared_ptr<arrow::Table>& table);
 arrow::compute::ExecBatch ToExecBatch(const arrow::RecordBatch& batch);
 
+/// range([start,] end[, step[, numPartitions]]) (query_range.cc).
+Result<SourcePlan> PlanRange(const FromClause& from, const QueryContext& context);
+
 /// delta_log(table, [version]) (query_delta_log.cc).
 Result<SourcePlan> PlanDeltaLog(const FromClause& from, const QueryContext& context);
 
@@ -193,10 +197,35 @@ ReaderRef MapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema, Batc
 Result<ReaderRef> TableReader(const std::shared_ptr<arrow::Table>& table,
                               std::optional<int64_t> limit = std::nullopt);
 
-/// Read every batch of `reader` into a table of `schema`. `what` names the source.
+/// The rows a holding operator read (HoldAll): in RAM while they fit the statement's
+/// budget, else every row in a spill file mapped back (docs/sql.md "Memory and
+/// spilling").
+struct HeldRows {
+  std::vector<BatchRef> batches;
+  bool spilled = false;
+  int64_t bytes = 0;  ///< Arrow bytes of every row
+  /// The budget the RAM-held rows take; returned when the rows go.
+  std::shared_ptr<MemoryReservation> reservation;
+};
+
+/// Read every batch of `reader` (of `schema`; `what` names the operator in errors),
+/// reserving each in `memory` (null: no limit). The first batch that does not fit
+/// sends every row read so far, and every later one, to a spill file.
+Result<HeldRows> HoldAll(const ReaderRef& reader,
+                         const std::shared_ptr<arrow::Schema>& schema,
+                         const std::string& what, const QueryMemoryRef& memory);
+
+/// `reader`, holding `anchor` (a reservation, a spill mapping) while it is alive.
+ReaderRef KeepAlive(ReaderRef reader, std::shared_ptr<void> anchor);
+
+/// `batches` (of `schema`) as one batch; an empty batch when there are none.
+Result<BatchRef> CombineRows(const std::vector<BatchRef>& batches,
+                             const std::shared_ptr<arrow::Schema>& schema);
+
+/// HoldAll as a table. The table's buffers may be mapped from a spill file.
 Result<std::shared_ptr<arrow::Table>> ReadAll(
     const ReaderRef& reader, const std::shared_ptr<arrow::Schema>& schema,
-    const std::string& what);
+    const std::string& what, const QueryMemoryRef& memory = nullptr);
 
 /// Cast each column of `batch` whose Arrow type differs from `schema`'s. `what` names
 /// the source in errors.
@@ -229,14 +258,19 @@ struct SortKeySpec {
   bool descending = false;
   bool nulls_first = true;
 };
-/// Stable sort with Spark's ordering (NaN greater than every other number; NULLs
-/// placed per key).
-Result<std::shared_ptr<arrow::Table>> SortTable(
-    const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys);
-
-/// The row order of that sort (UInt64 indices into `table`).
+/// The row order of a stable sort with Spark's ordering (NaN greater than every other
+/// number; NULLs placed per key): UInt64 indices into `table`.
 Result<std::shared_ptr<arrow::Array>> SortIndices(
     const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys);
+
+/// The first `visible` columns of `table` in the order of `keys`, streamed (Take of
+/// one slice of the sorted row numbers per batch), at most `limit` rows. `spilled`:
+/// the table came from a spill file; its columns are then combined in file-backed
+/// memory of that budget's directory (query_sort.cc).
+Result<ReaderRef> SortedReader(const std::shared_ptr<arrow::Table>& table,
+                               const std::vector<SortKeySpec>& keys, int visible,
+                               std::optional<int64_t> limit,
+                               const QueryMemoryRef& spilled);
 
 /// SortIndices for integer, date and timestamp keys without NULLs that pack into 128
 /// bits (query_sort.cc); null when the keys do not qualify.
@@ -313,6 +347,17 @@ Result<WindowCall> BindWindow(const Expr& window, const StructType& input,
 Result<BatchRef> ComputeWindows(const BatchRef& rows,
                                 const std::vector<WindowCall>& calls,
                                 const EvalOptions& eval);
+
+/// Past the memory limit (query_window_spill.cc): the PARTITION BY expressions every
+/// call shares (empty when they share none: the stage then holds its input whole), and
+/// the stage run spill partition by spill partition over `held` (spilled rows) dealt by
+/// those columns. `stage` turns one partition's rows into output rows of `out_schema`.
+using WindowStage = std::function<Result<BatchRef>(const BatchRef&)>;
+std::vector<BoundExprRef> SharedPartitionKeys(const std::vector<WindowCall>& calls);
+Result<ReaderRef> SpilledWindowStage(HeldRows held, const std::vector<BoundExprRef>& keys,
+                                     std::shared_ptr<arrow::Schema> out_schema,
+                                     WindowStage stage, QueryMemory& memory,
+                                     const EvalOptions& eval);
 
 /// Subqueries (query_subquery.cc). Whether `e` holds one; the query with its WHERE's
 /// [NOT] EXISTS / [NOT] IN conjuncts turned into LEFT SEMI / ANTI joins (nullopt when

@@ -432,6 +432,7 @@ Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
   auto right_names = FieldNames(*right.plan.schema);
   auto left_schema = left.arrow_schema;
   auto right_schema = right.arrow_schema;
+  QueryMemoryRef memory = context.memory;
   out.open = [=](const std::vector<std::string>& wanted) -> Result<ReaderRef> {
     std::vector<bool> lneed = use.left_always;
     std::vector<bool> rneed = use.right_always;
@@ -457,15 +458,32 @@ Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
     auto left_sub = SubSchema(*left_schema, lneed);
     auto right_sub = SubSchema(*right_schema, rneed);
     DELTA_ASSIGN_OR_RETURN(ReaderRef r, right_open(pick(right_names, rneed)));
-    DELTA_ASSIGN_OR_RETURN(auto table, ReadAll(r, r->schema(), "JOIN right side"));
-    DELTA_ARROW_ASSIGN_OR_RETURN(BatchRef right_batch, table->CombineChunksToBatch(),
-                                 ErrorCode::kInternal, "JOIN right side");
-    DELTA_ASSIGN_OR_RETURN(right_batch, ProjectBatch(right_batch, right_sub));
+    DELTA_ASSIGN_OR_RETURN(HeldRows held,
+                           HoldAll(r, r->schema(), "JOIN right side", memory));
     DELTA_ASSIGN_OR_RETURN(ReaderRef l, left_open(pick(left_names, lneed)));
     ReaderRef narrowed = MapReader(
         l, left_sub, [left_sub](const BatchRef& b) { return ProjectBatch(b, left_sub); });
-    return OpenJoinReader(PrunedSpec(*fixed, lneed, rneed), std::move(narrowed),
-                          std::move(right_batch));
+    auto pruned = PrunedSpec(*fixed, lneed, rneed);
+    if (held.spilled) {
+      for (auto& b : held.batches) {
+        DELTA_ASSIGN_OR_RETURN(b, ProjectBatch(b, right_sub));
+      }
+      return OpenSpilledJoin(std::move(pruned), std::move(narrowed),
+                             std::move(held.batches), held.bytes, memory);
+    }
+    DELTA_ARROW_ASSIGN_OR_RETURN(
+        auto table, arrow::Table::FromRecordBatches(r->schema(), held.batches),
+        ErrorCode::kInternal, "JOIN right side");
+    held.batches.clear();
+    DELTA_ARROW_ASSIGN_OR_RETURN(BatchRef right_batch, table->CombineChunksToBatch(),
+                                 ErrorCode::kInternal, "JOIN right side");
+    table.reset();
+    DELTA_ASSIGN_OR_RETURN(right_batch, ProjectBatch(right_batch, right_sub));
+    DELTA_ASSIGN_OR_RETURN(
+        auto reader,
+        OpenJoinReader(std::move(pruned), std::move(narrowed), std::move(right_batch)));
+    // The right side's reservation lasts as long as the join reads.
+    return KeepAlive(std::move(reader), held.reservation);
   };
   return out;
 }

@@ -130,20 +130,7 @@ class JoinReader final : public arrow::RecordBatchReader {
 
   Result<std::vector<arrow::Datum>> Keys(const std::vector<BoundExprRef>& exprs,
                                          const arrow::RecordBatch& batch) {
-    std::vector<arrow::Datum> out;
-    EvalOptions eval;
-    eval.now_micros = spec_->now_micros;
-    for (size_t i = 0; i < exprs.size(); ++i) {
-      DELTA_ASSIGN_OR_RETURN(auto a, Evaluate(*exprs[i], batch, eval));
-      if (!a->type()->Equals(*spec_->key_types[i])) {
-        DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum c,
-                                     arrow::compute::Cast(a, spec_->key_types[i]),
-                                     ErrorCode::kSchemaMismatch, "JOIN key");
-        a = c.make_array();
-      }
-      out.emplace_back(a);
-    }
-    return out;
+    return JoinKeys(*spec_, exprs, batch);
   }
 
   Status Next(BatchRef* out) {
@@ -424,6 +411,25 @@ class JoinReader final : public arrow::RecordBatchReader {
 };
 
 }  // namespace
+
+Result<std::vector<arrow::Datum>> JoinKeys(const JoinSpec& spec,
+                                           const std::vector<BoundExprRef>& exprs,
+                                           const arrow::RecordBatch& batch) {
+  std::vector<arrow::Datum> out;
+  EvalOptions eval;
+  eval.now_micros = spec.now_micros;
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    DELTA_ASSIGN_OR_RETURN(auto a, Evaluate(*exprs[i], batch, eval));
+    if (!a->type()->Equals(*spec.key_types[i])) {
+      DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum c,
+                                   arrow::compute::Cast(a, spec.key_types[i]),
+                                   ErrorCode::kSchemaMismatch, "JOIN key");
+      a = c.make_array();
+    }
+    out.emplace_back(a);
+  }
+  return out;
+}
 
 Result<ReaderRef> OpenJoinReader(std::shared_ptr<const JoinSpec> spec, ReaderRef left,
                                  BatchRef right) {

@@ -218,12 +218,13 @@ Result<QueryPlan> PlanSetOperation(const SetOperation& op, const QueryContext& c
     return plan;
   }
   const SetOperation spec = op;
-  plan.open = [inputs, schema, what, spec]() -> Result<ReaderRef> {
+  QueryMemoryRef memory = context.memory;
+  plan.open = [inputs, schema, what, spec, memory]() -> Result<ReaderRef> {
     std::shared_ptr<arrow::Table> sides[2];
     for (int i = 0; i < 2; ++i) {
       auto reader = std::make_shared<ConcatReader>(
           std::vector<std::function<Result<ReaderRef>()>>{inputs[i]}, schema, what);
-      DELTA_ASSIGN_OR_RETURN(sides[i], ReadAll(reader, schema, what));
+      DELTA_ASSIGN_OR_RETURN(sides[i], ReadAll(reader, schema, what, memory));
     }
     if (spec.kind == SetOperation::Kind::kUnion) {
       DELTA_ARROW_ASSIGN_OR_RETURN(auto both,

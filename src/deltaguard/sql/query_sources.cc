@@ -574,11 +574,13 @@ Result<SourcePlan> PlanFrom(const FromClause& from, const QueryContext& context,
         src = PlanFileFunction(from, context);
       } else if (from.function == "read_files") {
         src = PlanReadFiles(from, context);
+      } else if (from.function == "range") {
+        src = PlanRange(from, context);
       } else {
         return MakeError(
             ErrorCode::kInvalidArgument,
             "unknown table function {}(); supported: read_files, read_parquet, "
-            "read_csv, read_json, delta_log, schema_changes",
+            "read_csv, read_json, range, delta_log, schema_changes",
             from.function);
       }
       break;

@@ -43,6 +43,10 @@ constexpr KnownSetting kKnownSettings[] = {
      [](const SessionSettings& s) -> std::string {
        return std::to_string(s.merge_source_memory_limit);
      }},
+    {"deltaguard.query.memoryLimit",
+     [](const SessionSettings& s) -> std::string {
+       return std::to_string(s.query_memory_limit);
+     }},
     {"deltaguard.contract",
      [](const SessionSettings& s) -> std::string { return s.contract_file; }},
     {"deltaguard.check",

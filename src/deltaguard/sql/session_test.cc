@@ -44,10 +44,25 @@ TEST_F(SessionTest, SetUnknownKeyIsStoredAndShown) {
                           "deltaguard.check.onFailure|fail", "deltaguard.contract|",
                           "deltaguard.merge.ignoreUnmatchedSourceColumns|false",
                           "deltaguard.merge.sourceMemoryLimit|1073741824",
+                          "deltaguard.query.memoryLimit|" +
+                              std::to_string(DefaultQueryMemoryLimit()),
                           "spark.databricks.delta.retentionDurationCheck.enabled|true",
                           std::string(kAutoMerge) + "|false",
                           "spark.databricks.delta.vacuum.logging.enabled|true",
                           "spark.sql.shuffle.partitions|8"));
+}
+
+TEST_F(SessionTest, QueryMemoryLimitTakesByteSizes) {
+  EXPECT_THAT(Rows("SET deltaguard.query.memoryLimit = 256m"),
+              ElementsAre("deltaguard.query.memoryLimit|268435456"));
+  EXPECT_EQ(session_.settings().query_memory_limit, 256 << 20);
+  EXPECT_THAT(Rows("SET deltaguard.query.memoryLimit = -1"),
+              ElementsAre("deltaguard.query.memoryLimit|-1"));
+  Error e = Fail("SET deltaguard.query.memoryLimit = lots");
+  EXPECT_EQ(e.code, ErrorCode::kInvalidArgument);
+  EXPECT_THAT(e.message, HasSubstr("lots"));
+  Run("RESET deltaguard.query.memoryLimit");
+  EXPECT_EQ(session_.settings().query_memory_limit, DefaultQueryMemoryLimit());
 }
 
 TEST_F(SessionTest, ResetRestoresDefaults) {

@@ -9,6 +9,7 @@
 
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/contract/parse.h"
+#include "deltaguard/exec/spill_file.h"
 #include "deltaguard/schema/ddl.h"
 #include "deltaguard/sql/session_internal.h"
 #include "deltaguard/table/quarantine.h"
@@ -26,6 +27,8 @@ QueryContext SessionState::Query() const {
   context.temp_views = &temp_views;
   context.data_views = data_views;
   context.now_micros = now_micros;
+  context.memory = std::make_shared<QueryMemory>(options.settings.query_memory_limit,
+                                                 SpillDirectory());
   return context;
 }
 

@@ -95,7 +95,8 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "setting '{}' must be true or false, found '{}'", key, value);
   }
-  if (lower == "deltaguard.merge.sourcememorylimit") {
+  if (lower == "deltaguard.merge.sourcememorylimit" ||
+      lower == "deltaguard.query.memorylimit") {
     auto bytes = ParseByteSize(Trim(value));
     if (!bytes) {
       return MakeError(ErrorCode::kInvalidArgument,
@@ -103,7 +104,8 @@ Status SessionSettings::Set(std::string_view key, std::string_view value) {
                        "2g (or -1 for no limit), found '{}'",
                        key, value);
     }
-    merge_source_memory_limit = *bytes;
+    (lower == "deltaguard.query.memorylimit" ? query_memory_limit
+                                             : merge_source_memory_limit) = *bytes;
     return OkStatus();
   }
   if (lower == "deltaguard.contract") {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "deltaguard/contract/contract.h"
+#include "deltaguard/exec/query_memory.h"
 #include "deltaguard/io/parquet/data_file_writer.h"
 #include "deltaguard/protocol/metadata.h"
 #include "deltaguard/schema/data_type.h"
@@ -44,6 +45,11 @@ struct SessionSettings {
   /// spilled to a memory-mapped temporary file (dml/merge.h rule 8). Set as bytes or
   /// with a binary unit ("512m", "2g"); -1: no limit.
   int64_t merge_source_memory_limit = int64_t{1} << 30;
+  /// deltaguard.query.memoryLimit: bytes of rows a statement's joins, windows, sorts
+  /// and set operations hold in RAM before they spill to temporary files (docs/sql.md
+  /// "Memory and spilling"); binary units as above, -1: no limit. Default: half of the
+  /// memory the process may use (exec/query_memory.h).
+  int64_t query_memory_limit = DefaultQueryMemoryLimit();
   /// spark.databricks.delta.retentionDurationCheck.enabled: VACUUM refuses a RETAIN
   /// below the table's delta.deletedFileRetentionDuration (table/vacuum.h).
   bool retention_duration_check = true;
