@@ -10,10 +10,12 @@
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include <arrow/compute/row/grouper.h>
+#include <arrow/util/bit_util.h>
 
 #include <algorithm>
 #include <deque>
 #include <future>
+#include <optional>
 
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
@@ -40,6 +42,79 @@ Result<std::shared_ptr<arrow::Array>> TakeArray(
   return d.make_array();
 }
 
+// A join's keys when they are one integer column whose right values span a dense
+// range: a key's offset from the smallest right key is its group, so neither side is
+// hashed (the perfect hash join of DuckDB and others). Qualifies when the range is at
+// most four times the right rows (plus 64k): the group table then costs no more than
+// a few bytes per right row.
+class DenseKeys {
+ public:
+  static std::optional<DenseKeys> Make(const arrow::Array& keys) {
+    if (!Integral(keys.type_id()) || keys.length() == keys.null_count()) return {};
+    int64_t lo = INT64_MAX;
+    int64_t hi = INT64_MIN;
+    for (int64_t i = 0; i < keys.length(); ++i) {
+      if (keys.IsNull(i)) continue;
+      const int64_t v = At(keys, i);
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    const auto range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    if (range >= static_cast<uint64_t>(4 * keys.length() + (1 << 16))) return {};
+    return DenseKeys(lo, static_cast<int64_t>(range) + 1);
+  }
+
+  int64_t groups() const { return groups_; }
+
+  // Each row's group; NULL for a NULL key or one outside the right keys' range.
+  Result<std::shared_ptr<arrow::UInt32Array>> Lookup(const arrow::Array& keys) const {
+    const int64_t n = keys.length();
+    std::vector<uint32_t> ids(static_cast<size_t>(n), 0);
+    DELTA_ARROW_ASSIGN_OR_RETURN(auto valid, arrow::AllocateEmptyBitmap(n),
+                                 ErrorCode::kInternal, "JOIN keys");
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t at = keys.IsNull(i) ? UINT64_MAX
+                                         : static_cast<uint64_t>(At(keys, i)) -
+                                               static_cast<uint64_t>(min_);
+      if (at < static_cast<uint64_t>(groups_)) {
+        ids[static_cast<size_t>(i)] = static_cast<uint32_t>(at);
+        arrow::bit_util::SetBit(valid->mutable_data(), i);
+      } else {
+        ++nulls;
+      }
+    }
+    return std::make_shared<arrow::UInt32Array>(
+        n, arrow::Buffer::FromVector(std::move(ids)), std::move(valid), nulls);
+  }
+
+ private:
+  DenseKeys(int64_t min, int64_t groups) : min_(min), groups_(groups) {}
+
+  static bool Integral(arrow::Type::type id) {
+    return id == arrow::Type::INT8 || id == arrow::Type::INT16 ||
+           id == arrow::Type::INT32 || id == arrow::Type::INT64 ||
+           id == arrow::Type::DATE32;
+  }
+  static int64_t At(const arrow::Array& a, int64_t i) {
+    const arrow::ArrayData& d = *a.data();
+    switch (a.type_id()) {
+      case arrow::Type::INT8:
+        return d.GetValues<int8_t>(1)[i];
+      case arrow::Type::INT16:
+        return d.GetValues<int16_t>(1)[i];
+      case arrow::Type::INT32:
+      case arrow::Type::DATE32:
+        return d.GetValues<int32_t>(1)[i];
+      default:
+        return d.GetValues<int64_t>(1)[i];
+    }
+  }
+
+  int64_t min_;
+  int64_t groups_;
+};
+
 class JoinReader final : public arrow::RecordBatchReader {
  public:
   JoinReader(std::shared_ptr<const JoinSpec> spec, ReaderRef left, BatchRef right)
@@ -49,31 +124,42 @@ class JoinReader final : public arrow::RecordBatchReader {
     matched_right_.assign(static_cast<size_t>(right_->num_rows()), false);
     if (spec_->left_keys.empty()) return OkStatus();
     DELTA_ASSIGN_OR_RETURN(auto keys, Keys(spec_->right_keys, *right_));
-    std::vector<arrow::TypeHolder> types;
-    for (const auto& t : spec_->key_types) types.emplace_back(t);
-    DELTA_ARROW_ASSIGN_OR_RETURN(grouper_, arrow::compute::Grouper::Make(types),
-                                 ErrorCode::kUnsupportedFeature, "JOIN keys");
-    if (right_->num_rows() == 0) return OkStatus();
-    arrow::compute::ExecBatch exec(keys, right_->num_rows());
-    DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum ids,
-                                 grouper_->Consume(arrow::compute::ExecSpan(exec)),
-                                 ErrorCode::kInternal, "JOIN build");
     // Keyed joins that never mark right rows probe two left batches at once, one per
-    // core; Grouper::Lookup keeps scratch state, so the second probe gets a grouper of
-    // its own, built from the same keys in the same order (the same group ids).
+    // core.
     parallel_ = spec_->type != Type::kRight && spec_->type != Type::kFull;
-    if (parallel_) {
-      DELTA_ARROW_ASSIGN_OR_RETURN(second_grouper_, arrow::compute::Grouper::Make(types),
+    std::shared_ptr<arrow::Array> id_array;
+    int64_t num_groups = 0;
+    if (keys.size() == 1) dense_ = DenseKeys::Make(*keys[0].make_array());
+    if (dense_) {
+      DELTA_ASSIGN_OR_RETURN(id_array, dense_->Lookup(*keys[0].make_array()));
+      num_groups = dense_->groups();
+    } else {
+      std::vector<arrow::TypeHolder> types;
+      for (const auto& t : spec_->key_types) types.emplace_back(t);
+      DELTA_ARROW_ASSIGN_OR_RETURN(grouper_, arrow::compute::Grouper::Make(types),
                                    ErrorCode::kUnsupportedFeature, "JOIN keys");
-      DELTA_ARROW_RETURN_NOT_OK(
-          second_grouper_->Consume(arrow::compute::ExecSpan(exec)).status(),
-          ErrorCode::kInternal, "JOIN build");
+      if (right_->num_rows() == 0) return OkStatus();
+      arrow::compute::ExecBatch exec(keys, right_->num_rows());
+      DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum ids,
+                                   grouper_->Consume(arrow::compute::ExecSpan(exec)),
+                                   ErrorCode::kInternal, "JOIN build");
+      // Grouper::Lookup keeps scratch state, so the second probe gets a grouper of its
+      // own, built from the same keys in the same order (the same group ids).
+      if (parallel_) {
+        DELTA_ARROW_ASSIGN_OR_RETURN(second_grouper_,
+                                     arrow::compute::Grouper::Make(types),
+                                     ErrorCode::kUnsupportedFeature, "JOIN keys");
+        DELTA_ARROW_RETURN_NOT_OK(
+            second_grouper_->Consume(arrow::compute::ExecSpan(exec)).status(),
+            ErrorCode::kInternal, "JOIN build");
+      }
+      id_array = ids.make_array();
+      num_groups = grouper_->num_groups();
     }
-    auto id_array = ids.make_array();
     const auto& g = static_cast<const arrow::UInt32Array&>(*id_array);
     // The right rows of each key, grouped by key (a counting sort): the rows of group
     // k are rows_[group_start_[k] .. group_start_[k + 1]). A NULL key never matches.
-    group_start_.assign(grouper_->num_groups() + 1, 0);
+    group_start_.assign(static_cast<size_t>(num_groups) + 1, 0);
     const NullKeys null_key(keys);
     for (int64_t r = 0; r < g.length(); ++r) {
       if (!null_key(r)) ++group_start_[g.Value(r) + 1];
@@ -87,8 +173,22 @@ class JoinReader final : public arrow::RecordBatchReader {
     }
     // A dimension's unique keys: the Grouper numbers groups in order of appearance, so
     // group k is right row k and the probe needs no lookup of the row.
-    identity_ = rows_.size() == static_cast<size_t>(g.length()) &&
+    identity_ = !dense_ && rows_.size() == static_cast<size_t>(g.length()) &&
                 group_start_.size() == rows_.size() + 1;
+    // Dense keys each on at most one right row: the row of each group (-1: none), so
+    // the probe reads one array.
+    bool unique = dense_.has_value();
+    for (size_t k = 0; unique && k + 1 < group_start_.size(); ++k) {
+      unique = group_start_[k + 1] - group_start_[k] <= 1;
+    }
+    if (unique) {
+      row_of_group_.assign(group_start_.size() - 1, -1);
+      for (size_t k = 0; k + 1 < group_start_.size(); ++k) {
+        if (group_start_[k + 1] > group_start_[k]) {
+          row_of_group_[k] = rows_[static_cast<size_t>(group_start_[k])];
+        }
+      }
+    }
     return OkStatus();
   }
 
@@ -225,30 +325,48 @@ class JoinReader final : public arrow::RecordBatchReader {
       }
     } else if (right_->num_rows() > 0) {
       DELTA_ASSIGN_OR_RETURN(auto keys, Keys(spec_->left_keys, *batch));
-      arrow::compute::ExecBatch exec(keys, batch->num_rows());
-      DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum ids,
-                                   grouper->Lookup(arrow::compute::ExecSpan(exec)),
-                                   ErrorCode::kInternal, "JOIN probe");
-      auto id_array = ids.make_array();
+      std::shared_ptr<arrow::Array> id_array;
+      if (dense_) {
+        DELTA_ASSIGN_OR_RETURN(id_array, dense_->Lookup(*keys[0].make_array()));
+      } else {
+        arrow::compute::ExecBatch exec(keys, batch->num_rows());
+        DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum ids,
+                                     grouper->Lookup(arrow::compute::ExecSpan(exec)),
+                                     ErrorCode::kInternal, "JOIN probe");
+        id_array = ids.make_array();
+      }
       const auto& g = static_cast<const arrow::UInt32Array&>(*id_array);
       const bool exists_only =
           spec_->residual == nullptr &&
           (spec_->type == Type::kLeftSemi || spec_->type == Type::kLeftAnti);
       if (exists_only) return SemiAnti(batch, g, keys);
-      li.reserve(static_cast<size_t>(g.length()));
-      ri.reserve(static_cast<size_t>(g.length()));
       const NullKeys null_key(keys);
-      for (int64_t l = 0; l < g.length(); ++l) {
-        if (g.IsNull(l) || null_key(l)) continue;
-        const uint32_t k = g.Value(l);
-        if (identity_) {
-          li.push_back(l);
-          ri.push_back(k);
-          continue;
+      if (identity_ || !row_of_group_.empty()) {
+        // At most one right row per left row: written in place, no growth.
+        li.resize(static_cast<size_t>(g.length()));
+        ri.resize(static_cast<size_t>(g.length()));
+        size_t m = 0;
+        for (int64_t l = 0; l < g.length(); ++l) {
+          if (g.IsNull(l) || null_key(l)) continue;
+          const uint32_t k = g.Value(l);
+          const int64_t r = identity_ ? int64_t{k} : row_of_group_[k];
+          if (r < 0) continue;
+          li[m] = l;
+          ri[m] = r;
+          ++m;
         }
-        for (int64_t at = group_start_[k]; at < group_start_[k + 1]; ++at) {
-          li.push_back(l);
-          ri.push_back(rows_[static_cast<size_t>(at)]);
+        li.resize(m);
+        ri.resize(m);
+      } else {
+        li.reserve(static_cast<size_t>(g.length()));
+        ri.reserve(static_cast<size_t>(g.length()));
+        for (int64_t l = 0; l < g.length(); ++l) {
+          if (g.IsNull(l) || null_key(l)) continue;
+          const uint32_t k = g.Value(l);
+          for (int64_t at = group_start_[k]; at < group_start_[k + 1]; ++at) {
+            li.push_back(l);
+            ri.push_back(rows_[static_cast<size_t>(at)]);
+          }
         }
       }
     }
@@ -397,13 +515,15 @@ class JoinReader final : public arrow::RecordBatchReader {
   std::shared_ptr<const JoinSpec> spec_;
   ReaderRef left_;
   BatchRef right_;
+  std::optional<DenseKeys> dense_;  ///< one integer key over a dense range: no grouper
   std::unique_ptr<arrow::compute::Grouper> grouper_;
   std::unique_ptr<arrow::compute::Grouper> second_grouper_;  ///< parallel_ probes
   bool parallel_ = false;
-  std::deque<BatchRef> ready_;        ///< joined batches of a parallel probe, in order
-  std::vector<int64_t> group_start_;  ///< per key group, then the end
-  std::vector<int64_t> rows_;         ///< right rows, grouped by key
-  bool identity_ = false;             ///< every key once: group k is right row k
+  std::deque<BatchRef> ready_;         ///< joined batches of a parallel probe, in order
+  std::vector<int64_t> group_start_;   ///< per key group, then the end
+  std::vector<int64_t> rows_;          ///< right rows, grouped by key
+  bool identity_ = false;              ///< every key once: group k is right row k
+  std::vector<int64_t> row_of_group_;  ///< dense keys on one row each: the row, or -1
   std::vector<bool> matched_right_;
   std::deque<BatchRef> pending_;  // left slices not probed yet
   bool left_done_ = false;

@@ -10,6 +10,7 @@
 #include <arrow/compute/api.h>
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -62,26 +63,105 @@ int64_t SignedAt(const arrow::ArrayData& d, int bits, int64_t i) {
   }
 }
 
-// The rows of `entries` in sorted order: two halves sorted on two threads, merged
-// straight into the row numbers (no merge buffer of entries).
+// The varying word of the entries' keys, rebased to start at 0: the first word when
+// it varies, else the second; nullopt when every key is equal.
+struct RadixKey {
+  bool hi = true;
+  uint64_t base = 0;
+  int bits = 0;  // significant bits of (word - base)
+  uint64_t Of(const Entry& x) const { return (hi ? x.hi : x.lo) - base; }
+};
+
+std::optional<RadixKey> FindRadixKey(const std::vector<Entry>& e) {
+  uint64_t min_hi = UINT64_MAX, max_hi = 0, min_lo = UINT64_MAX, max_lo = 0;
+  for (const auto& x : e) {
+    min_hi = std::min(min_hi, x.hi);
+    max_hi = std::max(max_hi, x.hi);
+    min_lo = std::min(min_lo, x.lo);
+    max_lo = std::max(max_lo, x.lo);
+  }
+  RadixKey k;
+  k.hi = max_hi != min_hi;
+  if (!k.hi && max_lo == min_lo) return std::nullopt;
+  k.base = k.hi ? min_hi : min_lo;
+  k.bits = 64 - __builtin_clzll(k.hi ? max_hi - min_hi : max_lo - min_lo);
+  return k;
+}
+
+// Sorts [begin, end): dealt in place by the 8-bit digit of the radix key below bit
+// `top` (an American flag sort pass: 256 write positions stay in cache), each bucket
+// then sorted the same way by the next digit while it is large, else by std::sort.
+// Bucket order is key order, and std::sort breaks ties by row, so the result is the
+// full comparison's.
+void FlagSort(Entry* begin, Entry* end, const RadixKey& key, int top) {
+  const size_t n = static_cast<size_t>(end - begin);
+  if (n < 256 || top <= 0) {
+    std::sort(begin, end);
+    return;
+  }
+  const int shift = std::max(top - 8, 0);
+  auto digit = [&](const Entry& x) { return (key.Of(x) >> shift) & 255; };
+  size_t bounds[257] = {0};
+  for (Entry* x = begin; x != end; ++x) ++bounds[digit(*x) + 1];
+  for (int d = 1; d <= 256; ++d) bounds[d] += bounds[d - 1];
+  size_t next[256];
+  std::copy(bounds, bounds + 256, next);
+  for (size_t d = 0; d < 256; ++d) {
+    while (next[d] < bounds[d + 1]) {
+      Entry v = begin[next[d]];
+      size_t to = digit(v);
+      while (to != d) {
+        std::swap(v, begin[next[to]++]);
+        to = digit(v);
+      }
+      begin[next[d]++] = v;
+    }
+  }
+  for (size_t d = 0; d < 256; ++d) {
+    FlagSort(begin + bounds[d], begin + bounds[d + 1], key, shift);
+  }
+}
+
+// The rows of `entries` in sorted order: a first radix pass on this thread, then its
+// 256 buckets sorted on two threads (each a run of buckets holding about half the
+// entries).
 std::vector<uint64_t> SortBothCores(std::vector<Entry>* entries) {
   auto& e = *entries;
   std::vector<uint64_t> rows(e.size());
-  if (e.size() < (1u << 16)) {
-    std::sort(e.begin(), e.end());
-    for (size_t i = 0; i < e.size(); ++i) rows[i] = e[i].row;
-    return rows;
+  const auto key = FindRadixKey(e);
+  if (e.size() < (1u << 16) || !key) {
+    std::sort(e.begin(), e.end());  // small, or one key (the row numbers decide)
+  } else {
+    // The first pass by hand, to share its buckets between the threads.
+    const int shift = std::max(key->bits - 8, 0);
+    auto digit = [&](const Entry& x) { return (key->Of(x) >> shift) & 255; };
+    std::vector<size_t> bounds(257, 0);
+    for (const auto& x : e) ++bounds[digit(x) + 1];
+    for (int d = 1; d <= 256; ++d) bounds[d] += bounds[d - 1];
+    std::vector<size_t> next(bounds.begin(), bounds.end() - 1);
+    for (size_t d = 0; d < 256; ++d) {
+      while (next[d] < bounds[d + 1]) {
+        Entry v = e[next[d]];
+        size_t to = digit(v);
+        while (to != d) {
+          std::swap(v, e[next[to]++]);
+          to = digit(v);
+        }
+        e[next[d]++] = v;
+      }
+    }
+    auto sort_buckets = [&](size_t from, size_t to) {
+      for (size_t d = from; d < to; ++d) {
+        FlagSort(e.data() + bounds[d], e.data() + bounds[d + 1], *key, shift);
+      }
+    };
+    size_t split = 0;
+    while (split < 256 && bounds[split] < e.size() / 2) ++split;
+    std::thread other([&] { sort_buckets(0, split); });
+    sort_buckets(split, 256);
+    other.join();
   }
-  auto mid = e.begin() + static_cast<std::ptrdiff_t>(e.size() / 2);
-  std::thread other([&] { std::sort(e.begin(), mid); });
-  std::sort(mid, e.end());
-  other.join();
-  auto a = e.begin();
-  auto b = mid;
-  size_t k = 0;
-  while (a != mid && b != e.end()) rows[k++] = (*b < *a ? b++ : a++)->row;
-  while (a != mid) rows[k++] = (a++)->row;
-  while (b != e.end()) rows[k++] = (b++)->row;
+  for (size_t i = 0; i < e.size(); ++i) rows[i] = e[i].row;
   return rows;
 }
 
