@@ -126,3 +126,19 @@ def test_queries_past_the_memory_limit_give_the_cli_answers(tmp_path):
     assert within == [{"n": 30000, "s": 449985000, "matched": 10000, "top": 300}]
     with pytest.raises(dg.InvalidInputError, match="byte count"):
         s.sql("SET deltaguard.query.memoryLimit = lots")
+
+
+def test_try_aggregates_and_str_to_map_give_the_cli_answers(tmp_path):
+    """try_sum/try_avg (NULL where the sum overflows) and str_to_map answer the same
+    from Python and the CLI."""
+    wh = str(tmp_path / "wh")
+    query = ("SELECT k, try_sum(x) AS s, try_avg(x) AS a, "
+             "max(str_to_map(p, '&', '=')['b']) AS b FROM VALUES "
+             "(1, 9223372036854775807L, 'a=1&b=2'), (1, 1L, 'b=3'), (2, 5L, 'c') "
+             "AS t(k, x, p) GROUP BY k ORDER BY k")
+    ours = dg.sql(query, warehouse=wh).to_pylist()
+    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
+    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    assert ours == theirs
+    assert ours[0]["s"] is None and ours[0]["b"] == "3"
+    assert ours[1] == {"k": 2, "s": 5, "a": 5.0, "b": None}

@@ -10,6 +10,7 @@
 // type and compare with RangeEquals.
 
 #include <arrow/array/concatenate.h>
+#include <arrow/compute/api.h>
 
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ namespace deltaguard::internal {
 using arrow::Datum;
 
 namespace {
+
+namespace cp = arrow::compute;
 
 int64_t Rows(const LibraryCall& c) { return c.all_scalar() ? 1 : c.length; }
 
@@ -280,6 +283,59 @@ Result<Datum> MapFromArrays(const LibraryCall& c) {
   return BuildMap(c, offsets, keys, values, nulls);
 }
 
+// str_to_map(text [, pairDelim [, keyValueDelim]]) as Spark's StringToMap: the text
+// split by pairDelim (default ','), each pair split once by keyValueDelim (default
+// ':'); a pair without it maps to NULL. Delimiters are regular expressions, as Spark's
+// split; one that matches the empty string is refused (it would split between
+// characters, which RE2's splitter does not do the Java way).
+Result<Datum> StrToMap(const LibraryCall& c) {
+  const std::string pair_delim = c.args.size() > 1 ? c.StrLiteral(1) : ",";
+  const std::string kv_delim = c.args.size() > 2 ? c.StrLiteral(2) : ":";
+  for (const auto* delim : {&pair_delim, &kv_delim}) {
+    cp::MatchSubstringOptions probe(*delim);
+    DELTA_ASSIGN_OR_RETURN(
+        Datum empty_match,
+        CallArrow(c, "match_substring_regex",
+                  {Datum(std::make_shared<arrow::StringScalar>(""))}, &probe));
+    if (delim->empty() || empty_match.scalar_as<arrow::BooleanScalar>().value) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "str_to_map(): the delimiter '{}' matches the empty string",
+                       *delim);
+    }
+  }
+  DELTA_ASSIGN_OR_RETURN(auto args, ArgArrays(c));
+  cp::SplitPatternOptions by_pair(pair_delim);
+  DELTA_ASSIGN_OR_RETURN(Datum split,
+                         CallArrow(c, "split_pattern_regex", {args[0]}, &by_pair));
+  const auto pairs = std::static_pointer_cast<arrow::ListArray>(split.make_array());
+  DELTA_ASSIGN_OR_RETURN(auto flat, Checked(pairs->Flatten(), c));
+  cp::SplitPatternOptions by_kv(kv_delim, 1);
+  DELTA_ASSIGN_OR_RETURN(Datum halves,
+                         CallArrow(c, "split_pattern_regex", {flat}, &by_kv));
+  const auto kv = std::static_pointer_cast<arrow::ListArray>(halves.make_array());
+  std::vector<int64_t> key_rows, value_rows;
+  for (int64_t p = 0; p < kv->length(); ++p) {
+    key_rows.push_back(kv->value_offset(p));
+    value_rows.push_back(kv->value_length(p) > 1 ? kv->value_offset(p) + 1 : -1);
+  }
+  std::vector<int32_t> offsets(static_cast<size_t>(pairs->length()) + 1, 0);
+  for (int64_t r = 0; r < pairs->length(); ++r) {
+    offsets[r + 1] = offsets[r] + (pairs->IsNull(r) ? 0 : pairs->value_length(r));
+  }
+  DELTA_ASSIGN_OR_RETURN(auto keys, Pick(c, kv->values(), key_rows));
+  DELTA_ASSIGN_OR_RETURN(auto values, Pick(c, kv->values(), value_rows));
+  std::shared_ptr<arrow::Buffer> nulls;
+  if (pairs->null_count() > 0) {
+    auto bitmap = arrow::AllocateEmptyBitmap(pairs->length());
+    if (!bitmap.ok()) return EvalError(bitmap.status(), c.e.name, *c.e.type);
+    nulls = std::move(*bitmap);
+    for (int64_t r = 0; r < pairs->length(); ++r) {
+      if (pairs->IsValid(r)) arrow::bit_util::SetBit(nulls->mutable_data(), r);
+    }
+  }
+  return BuildMap(c, offsets, keys, values, std::move(nulls));
+}
+
 }  // namespace
 
 std::vector<KernelEntry> MapKernels() {
@@ -295,6 +351,7 @@ std::vector<KernelEntry> MapKernels() {
       {"map_size", MapSize},
       {"map", MapOf},
       {"map_from_arrays", MapFromArrays},
+      {"str_to_map", StrToMap},
   };
 }
 

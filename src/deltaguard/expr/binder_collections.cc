@@ -167,6 +167,25 @@ Result<BoundExprRef> MapFunction(const Expr& node, std::vector<BoundExprRef> arg
     return MakeCall(BoundFn::kLibrary, std::make_shared<MapType>(k, v, true),
                     std::move(args), "map_from_arrays");
   }
+  if (name == "str_to_map") {
+    // str_to_map(text [, pairDelim [, keyValueDelim]]): delimiters are literals (they
+    // are regular expressions, compiled once per query).
+    DELTA_RETURN_IF_ERROR(Arity(node, args.size(), 1, 3));
+    if (IsKind(*args[0], TypeKind::kVoid)) args[0] = NullOf(DataType::String());
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!IsKind(*args[i], TypeKind::kString)) {
+        return TypeError(node, i, *args[i], "a STRING");
+      }
+      if (i > 0 && (args[i]->kind != BoundKind::kLiteral ||
+                    !std::holds_alternative<std::string>(args[i]->literal.value))) {
+        return TypeError(node, i, *args[i], "a STRING literal");
+      }
+    }
+    return MakeCall(
+        BoundFn::kLibrary,
+        std::make_shared<MapType>(DataType::String(), DataType::String(), true),
+        std::move(args), name);
+  }
   const size_t want = name == "map_contains_key" || name == "element_at" ? 2 : 1;
   DELTA_RETURN_IF_ERROR(Arity(node, args.size(), want, want));
   if (!IsMap(*args[0])) return TypeError(node, 0, *args[0], "a MAP");
@@ -203,7 +222,7 @@ Result<BoundExprRef> MapFunction(const Expr& node, std::vector<BoundExprRef> arg
 bool IsCollectionCall(std::string_view name, const std::vector<BoundExprRef>& args) {
   if (name == "[]" || name == "." || name == "map" || name == "map_keys" ||
       name == "map_values" || name == "map_entries" || name == "map_contains_key" ||
-      name == "map_from_arrays") {
+      name == "map_from_arrays" || name == "str_to_map") {
     return true;
   }
   // The array functions that also take a MAP.

@@ -69,6 +69,8 @@ constexpr Fn kFunctions[] = {
     {"max", BoundFn::kAggregate},
     {"avg", BoundFn::kAggregate},
     {"mean", BoundFn::kAggregate},
+    {"try_sum", BoundFn::kAggregate},  // NULL where sum overflows
+    {"try_avg", BoundFn::kAggregate},  // NULL where avg's sum overflows
 };
 
 Status Arity(const Expr& node, size_t n, size_t min, size_t max) {
@@ -431,15 +433,16 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
       } else {
         DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
         DataTypeRef arg = args[0]->type;
+        const bool sum = name == "sum" || name == "try_sum";
         if (name == "min" || name == "max") {
           type = arg;
         } else if (!arg->is_numeric()) {
           return ArgTypeError(node, 0, *args[0], "numeric");
         } else if (arg->kind() == TypeKind::kDecimal) {
           const auto& d = static_cast<const DecimalType&>(*arg);
-          type = name == "sum" ? BoundedDecimal(d.precision() + 10, d.scale())
-                               : BoundedDecimal(d.precision() + 4, d.scale() + 4);
-        } else if (name == "sum") {
+          type = sum ? BoundedDecimal(d.precision() + 10, d.scale())
+                     : BoundedDecimal(d.precision() + 4, d.scale() + 4);
+        } else if (sum) {
           type = arg->is_integral() ? DataType::Long() : DataType::Double();
         } else {
           type = DataType::Double();

@@ -170,7 +170,11 @@ class CountAccumulator final : public Accumulator {
 Result<ArrayRef> CastArray(const ArrayRef& in, const std::shared_ptr<arrow::DataType>& to,
                            const std::string& what) {
   if (in->type()->Equals(*to)) return in;
-  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum out, arrow::compute::Cast(in, to),
+  // Integers become doubles rounding as Java's long-to-double (Spark's avg sums
+  // doubles); Arrow's safe cast would refuse |x| > 2^53.
+  auto options = arrow::is_floating(to->id()) ? arrow::compute::CastOptions::Unsafe(to)
+                                              : arrow::compute::CastOptions::Safe(to);
+  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum out, arrow::compute::Cast(in, options),
                                ErrorCode::kInternal, what);
   return out.make_array();
 }
@@ -180,10 +184,12 @@ Result<ArrayRef> CastArray(const ArrayRef& in, const std::shared_ptr<arrow::Data
 class SumAccumulator final : public Accumulator {
  public:
   enum class Kind { kInteger, kDouble, kDecimal };
+  /// `lenient` (try_sum, try_avg): a group whose sum overflows is NULL, not an error.
   SumAccumulator(std::string name, bool average, DataTypeRef arg_type,
-                 DataTypeRef result_type)
+                 DataTypeRef result_type, bool lenient)
       : name_(std::move(name)),
         average_(average),
+        lenient_(lenient),
         arg_type_(std::move(arg_type)),
         result_type_(std::move(result_type)) {
     if (arg_type_->kind() == TypeKind::kDecimal) {
@@ -207,6 +213,10 @@ class SumAccumulator final : public Accumulator {
           if (values.IsNull(r)) continue;
           int64_t& sum = ints_[ids[r]];
           if (__builtin_add_overflow(sum, values.Value(r), &sum)) {
+            if (lenient_) {
+              MarkOverflow(ids[r]);
+              continue;
+            }
             return MakeError(ErrorCode::kInvalidArgument,
                              "{}: arithmetic overflow, the sum does not fit BIGINT "
                              "(use CAST(... AS DECIMAL(38, 0)) or try_cast)",
@@ -234,7 +244,9 @@ class SumAccumulator final : public Accumulator {
           if (values.IsNull(r)) continue;
           Int128& sum = decimals_[ids[r]];
           if (__builtin_add_overflow(sum, DecimalAt(values, r), &sum)) {
-            return Overflow();
+            if (!lenient_) return Overflow();
+            MarkOverflow(ids[r]);
+            continue;
           }
           ++counts_[ids[r]];
         }
@@ -256,8 +268,8 @@ class SumAccumulator final : public Accumulator {
         ErrorCode::kInternal, name_);
     for (uint32_t g = 0; g < num_groups; ++g) {
       arrow::Status st;
-      if (counts_[g] == 0) {
-        st = builder->AppendNull();  // SQL: sum/avg of no values is NULL
+      if (counts_[g] == 0 || (g < overflowed_.size() && overflowed_[g])) {
+        st = builder->AppendNull();  // no values (SQL), or a try_ sum that overflowed
       } else if (result_type_->kind() == TypeKind::kLong) {
         st = static_cast<arrow::Int64Builder&>(*builder).Append(ints_[g]);
       } else if (result_type_->kind() == TypeKind::kDouble) {
@@ -269,8 +281,14 @@ class SumAccumulator final : public Accumulator {
         st = static_cast<arrow::DoubleBuilder&>(*builder).Append(
             average_ ? v / static_cast<double>(counts_[g]) : v);
       } else {
-        DELTA_ASSIGN_OR_RETURN(Int128 v, DecimalResult(g));
-        st = static_cast<arrow::Decimal128Builder&>(*builder).Append(ToArrowDecimal(v));
+        auto v = DecimalResult(g);
+        if (!v && lenient_) {
+          st = builder->AppendNull();  // the result does not fit its precision
+        } else {
+          if (!v) return v.error();
+          st =
+              static_cast<arrow::Decimal128Builder&>(*builder).Append(ToArrowDecimal(*v));
+        }
       }
       DELTA_ARROW_RETURN_NOT_OK(st, ErrorCode::kInternal, name_);
     }
@@ -280,6 +298,11 @@ class SumAccumulator final : public Accumulator {
   }
 
  private:
+  void MarkOverflow(uint32_t g) {
+    if (overflowed_.size() <= g) overflowed_.resize(counts_.size(), false);
+    overflowed_[g] = true;
+  }
+
   Error Overflow() const {
     return MakeError(ErrorCode::kInvalidArgument,
                      "{}: arithmetic overflow, the result does not fit {}", name_,
@@ -294,6 +317,8 @@ class SumAccumulator final : public Accumulator {
 
   std::string name_;
   bool average_;
+  bool lenient_;
+  std::vector<bool> overflowed_;  ///< try_: groups whose sum overflowed (grown lazily)
   DataTypeRef arg_type_;
   DataTypeRef result_type_;
   Kind kind_ = Kind::kDouble;
@@ -428,6 +453,8 @@ class DistinctAccumulator final : public Accumulator {
   std::vector<bool> marked_;
 };
 
+}  // namespace
+
 Result<std::unique_ptr<Accumulator>> MakeAccumulator(const BoundExpr& agg) {
   std::string name = agg.name + "()";
   std::unique_ptr<Accumulator> acc;
@@ -437,9 +464,11 @@ Result<std::unique_ptr<Accumulator>> MakeAccumulator(const BoundExpr& agg) {
     DELTA_ASSIGN_OR_RETURN(auto type, ToArrowType(*agg.args[0]->type));
     DELTA_ASSIGN_OR_RETURN(Comparator cmp, ComparatorFor(*type, name));
     acc = std::make_unique<MinMaxAccumulator>(agg.name == "max", cmp, type);
-  } else if (agg.name == "sum" || agg.name == "avg" || agg.name == "mean") {
-    acc = std::make_unique<SumAccumulator>(name, agg.name != "sum", agg.args[0]->type,
-                                           agg.type);
+  } else if (agg.name == "sum" || agg.name == "avg" || agg.name == "mean" ||
+             agg.name == "try_sum" || agg.name == "try_avg") {
+    const bool average = agg.name != "sum" && agg.name != "try_sum";
+    acc = std::make_unique<SumAccumulator>(name, average, agg.args[0]->type, agg.type,
+                                           agg.name.starts_with("try_"));
   } else {
     DELTA_ASSIGN_OR_RETURN(acc, MakeLibraryAccumulator(agg));
     if (acc == nullptr) {
@@ -460,7 +489,7 @@ Result<std::unique_ptr<Accumulator>> MakeAccumulator(const BoundExpr& agg) {
       new DistinctAccumulator(std::move(grouper), std::move(acc)));
 }
 
-}  // namespace
+namespace {}  // namespace
 
 std::string GroupColumnName(size_t i) { return "_g" + std::to_string(i); }
 std::string AggregateColumnName(size_t i) { return "_a" + std::to_string(i); }

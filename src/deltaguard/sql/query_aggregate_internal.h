@@ -36,5 +36,7 @@ bool AllValid(const Arrays& args, int64_t row);
 /// The accumulator of a library aggregate (`agg.name` canonical), or null when `agg`
 /// is not one.
 Result<std::unique_ptr<Accumulator>> MakeLibraryAccumulator(const BoundExpr& agg);
+/// The accumulator of any aggregate call (count, sum, try_sum, the library; DISTINCT).
+Result<std::unique_ptr<Accumulator>> MakeAccumulator(const BoundExpr& agg);
 
 }  // namespace deltaguard::query_internal

@@ -273,7 +273,15 @@ std::string OutputColumnName(const Expr& item, const Expr& e, const BoundExpr& b
     if (bound->kind == BoundKind::kCast) bound = bound->args[0].get();
   }
   if (column->kind != ExprKind::kColumn || bound->kind != BoundKind::kColumn) {
-    return SparkColumnName(e);
+    if (src.columns.empty()) return SparkColumnName(e);
+    // Spark names `sum(a.id + b.id)` as `sum((id + id))`: the columns as shown.
+    auto named = TransformExpr(std::make_shared<Expr>(e), [&](const Expr& node) {
+      if (node.kind != ExprKind::kColumn || node.path.empty()) return ExprRef();
+      auto copy = std::make_shared<Expr>(node);
+      copy->path[0] = shown(node.path[0]);
+      return ExprRef(copy);
+    });
+    return SparkColumnName(*named);
   }
   return bound->path.size() == 1 ? shown(bound->path[0]) : bound->path.back();
 }

@@ -123,11 +123,7 @@ ExprRef Reroute(const ExprRef& e, const SourcePlan& inner, const std::string& al
 }
 
 bool HasAggregateCall(const Expr& e) {
-  if (e.kind == ExprKind::kFunction) {
-    for (std::string_view a : {"count", "sum", "min", "max", "avg", "mean"}) {
-      if (e.text == a) return true;
-    }
-  }
+  if (e.kind == ExprKind::kFunction && IsAggregateName(e.text)) return true;
   for (const auto& c : e.children) {
     if (HasAggregateCall(*c)) return true;
   }

@@ -222,5 +222,14 @@ TEST_F(QueryTest, SubqueryAndTempView) {
   EXPECT_EQ(e.code, ErrorCode::kInvalidArgument);
 }
 
+TEST_F(QueryTest, JoinedColumnsAreNamedAsShownInsideExpressions) {
+  auto t =
+      Run("SELECT sum(a.id + b.id), a.id + 1, max(b.id), b.id FROM range(3) a JOIN "
+          "range(3) b "
+          "ON a.id = b.id GROUP BY a.id + 1, b.id");
+  ASSERT_TRUE(t) << t.error().ToString();
+  EXPECT_THAT(Names(**t), ElementsAre("sum((id + id))", "(id + 1)", "max(id)", "id"));
+}
+
 }  // namespace
 }  // namespace deltaguard

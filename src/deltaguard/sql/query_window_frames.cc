@@ -299,10 +299,7 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
 // the frame's rows in window order. A frame over the whole partition is read once;
 // a running or sliding frame reads each row once per frame it is in.
 Result<ArrayRef> LibraryInFrame(const CallContext& c, const FrameFinder& frames) {
-  DELTA_ASSIGN_OR_RETURN(auto acc, MakeLibraryAccumulator(*c.call.aggregate));
-  if (acc == nullptr) {
-    return MakeError(ErrorCode::kInternal, "{}: no accumulator", c.what);
-  }
+  DELTA_ASSIGN_OR_RETURN(auto acc, MakeAccumulator(*c.call.aggregate));
   Arrays sorted;
   for (const auto& a : c.args) {
     DELTA_ASSIGN_OR_RETURN(ArrayRef v, InWindowOrder(c.layout, a));
