@@ -746,6 +746,14 @@ def _aggregate_queries():
         "ELSE 'rest' END",
         "SELECT month(dt) AS mo, b, count(*) AS n, max(dc) AS m FROM {t} "
         "GROUP BY month(dt), b",
+        # try_ aggregates, str_to_map and range()
+        "SELECT g, try_sum(bi) AS ts, try_avg(i) AS ta, try_sum(dc) AS td, "
+        "try_avg(dc) AS tad FROM {t} GROUP BY g",
+        "SELECT id, try_sum(si) OVER (PARTITION BY g ORDER BY id) AS r FROM {t}",
+        "SELECT id, str_to_map(concat('a:', s, ',b:', k))['b'] AS b, "
+        "size(str_to_map(concat('x=', s, '&y'), '&', '=')) AS n FROM {t}",
+        "SELECT r.id, x.s, x.k FROM range(0, 70, 7) r LEFT JOIN {t} x ON r.id = x.id",
+        "SELECT count(*) AS n, sum(id) AS s FROM range(5, 1000, 3)",
     ]
     return out
 
