@@ -367,6 +367,12 @@ bool HasSubquery(const ExprRef& e);
 Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
                                                       const QueryContext& context,
                                                       int depth);
+/// The query with each correlated scalar subquery of its select list and WHERE turned
+/// into a LEFT JOIN with the subquery grouped by its correlated keys (nullopt when there
+/// is none; queries with GROUP BY are left as they are).
+Result<std::optional<SelectStmt>> JoinScalarSubqueries(const SelectStmt& query,
+                                                       const QueryContext& context,
+                                                       int depth);
 Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context,
                                    int depth);
 

@@ -231,5 +231,15 @@ TEST_F(QueryTest, JoinedColumnsAreNamedAsShownInsideExpressions) {
   EXPECT_THAT(Names(**t), ElementsAre("sum((id + id))", "(id + 1)", "max(id)", "id"));
 }
 
+TEST_F(QueryTest, CorrelatedScalarSubqueriesAreNamedAfterTheirOuterReferences) {
+  auto t =
+      Run("SELECT (SELECT sum(x) FROM VALUES (1, 5), (1, 6) AS o(k, x) WHERE o.k = c.k), "
+          "(SELECT count(*) FROM VALUES (1, 5) AS o(k, x) WHERE c.k = o.k) + 0 "
+          "FROM VALUES (1), (2) AS c(k) ORDER BY 2");
+  ASSERT_TRUE(t) << t.error().ToString();
+  EXPECT_THAT(Names(**t), ElementsAre("scalarsubquery(k)", "(scalarsubquery(k) + 0)"));
+  EXPECT_THAT(Rows(**t), ElementsAre("NULL|0", "11|1"));
+}
+
 }  // namespace
 }  // namespace deltaguard
