@@ -88,20 +88,13 @@ std::optional<RadixKey> FindRadixKey(const std::vector<Entry>& e) {
   return k;
 }
 
-// Sorts [begin, end): dealt in place by the 8-bit digit of the radix key below bit
-// `top` (an American flag sort pass: 256 write positions stay in cache), each bucket
-// then sorted the same way by the next digit while it is large, else by std::sort.
-// Bucket order is key order, and std::sort breaks ties by row, so the result is the
-// full comparison's.
-void FlagSort(Entry* begin, Entry* end, const RadixKey& key, int top) {
-  const size_t n = static_cast<size_t>(end - begin);
-  if (n < 256 || top <= 0) {
-    std::sort(begin, end);
-    return;
-  }
-  const int shift = std::max(top - 8, 0);
+// Deals [begin, end) in place by the 8-bit digit of the radix key at `shift` (an
+// American flag sort pass: 256 write positions stay in cache); bucket d is then
+// [bounds[d], bounds[d + 1]).
+void DealByDigit(Entry* begin, Entry* end, const RadixKey& key, int shift,
+                 size_t (&bounds)[257]) {
   auto digit = [&](const Entry& x) { return (key.Of(x) >> shift) & 255; };
-  size_t bounds[257] = {0};
+  std::fill(bounds, bounds + 257, size_t{0});
   for (Entry* x = begin; x != end; ++x) ++bounds[digit(*x) + 1];
   for (int d = 1; d <= 256; ++d) bounds[d] += bounds[d - 1];
   size_t next[256];
@@ -117,6 +110,19 @@ void FlagSort(Entry* begin, Entry* end, const RadixKey& key, int top) {
       begin[next[d]++] = v;
     }
   }
+}
+
+// Sorts [begin, end) by digits below bit `top` while the range is large, then by
+// std::sort. Bucket order is key order, and std::sort breaks ties by row, so the
+// result is the full comparison's.
+void FlagSort(Entry* begin, Entry* end, const RadixKey& key, int top) {
+  if (end - begin < 256 || top <= 0) {
+    std::sort(begin, end);
+    return;
+  }
+  const int shift = std::max(top - 8, 0);
+  size_t bounds[257];
+  DealByDigit(begin, end, key, shift, bounds);
   for (size_t d = 0; d < 256; ++d) {
     FlagSort(begin + bounds[d], begin + bounds[d + 1], key, shift);
   }
@@ -132,24 +138,9 @@ std::vector<uint64_t> SortBothCores(std::vector<Entry>* entries) {
   if (e.size() < (1u << 16) || !key) {
     std::sort(e.begin(), e.end());  // small, or one key (the row numbers decide)
   } else {
-    // The first pass by hand, to share its buckets between the threads.
     const int shift = std::max(key->bits - 8, 0);
-    auto digit = [&](const Entry& x) { return (key->Of(x) >> shift) & 255; };
-    std::vector<size_t> bounds(257, 0);
-    for (const auto& x : e) ++bounds[digit(x) + 1];
-    for (int d = 1; d <= 256; ++d) bounds[d] += bounds[d - 1];
-    std::vector<size_t> next(bounds.begin(), bounds.end() - 1);
-    for (size_t d = 0; d < 256; ++d) {
-      while (next[d] < bounds[d + 1]) {
-        Entry v = e[next[d]];
-        size_t to = digit(v);
-        while (to != d) {
-          std::swap(v, e[next[to]++]);
-          to = digit(v);
-        }
-        e[next[d]++] = v;
-      }
-    }
+    size_t bounds[257];
+    DealByDigit(e.data(), e.data() + e.size(), *key, shift, bounds);
     auto sort_buckets = [&](size_t from, size_t to) {
       for (size_t d = from; d < to; ++d) {
         FlagSort(e.data() + bounds[d], e.data() + bounds[d + 1], *key, shift);
