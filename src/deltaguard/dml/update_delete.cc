@@ -56,27 +56,41 @@ struct RowChange {
   std::unique_ptr<BatchConformer> conformer;
 };
 
+bool HasSubqueryNode(const Expr& e) {
+  if (e.kind == ExprKind::kSubquery) return true;
+  for (const auto& c : e.children) {
+    if (HasSubqueryNode(*c)) return true;
+  }
+  return false;
+}
+
 Result<RowChange> PlanChange(const dml_internal::DmlTarget& target,
                              const std::string& alias, const ExprRef& where_expr,
-                             std::string_view op, std::string* where_sql) {
+                             const SubqueryRunner& subquery, std::string_view op,
+                             std::string* where_sql) {
   const Snapshot& snapshot = *target.snapshot;
   const StructType& schema = *snapshot.schema();
   RowChange change;
   if (where_expr) {
     ExprRef where = StripAlias(where_expr, alias, schema);
-    auto bound = BindPredicate(*where, schema);
+    BindOptions options;
+    options.subquery = subquery;
+    auto bound = BindPredicate(*where, schema, options);
     if (!bound) {
       return WithContext(bound.error(),
                          fmt::format("{} WHERE on table '{}'", op, target.name));
     }
     change.where = *bound;
     *where_sql = ToSql(*where_expr);
-    DELTA_ASSIGN_OR_RETURN(
-        change.partitions,
-        ReplaceWhere::FromExpr(*where, snapshot.schema(),
-                               snapshot.metadata().partition_columns,
-                               snapshot.column_mapping_mode(), target.name));
-    if (!change.partitions->partition_only()) change.partitions.reset();
+    // A subquery's value is known only to the bound predicate: no partition shortcut.
+    if (!HasSubqueryNode(*where)) {
+      DELTA_ASSIGN_OR_RETURN(
+          change.partitions,
+          ReplaceWhere::FromExpr(*where, snapshot.schema(),
+                                 snapshot.metadata().partition_columns,
+                                 snapshot.column_mapping_mode(), target.name));
+      if (!change.partitions->partition_only()) change.partitions.reset();
+    }
   }
   return change;
 }
@@ -114,7 +128,9 @@ Status PlanAssignments(const dml_internal::DmlTarget& target, const UpdateSpec& 
       }
     }
     ExprRef value = StripAlias(a.value, spec.alias, *schema);
-    auto bound = Bind(*value, *schema);
+    BindOptions options;
+    options.subquery = spec.subquery;
+    auto bound = Bind(*value, *schema, options);
     if (!bound) {
       return WithContext(bound.error(), fmt::format("UPDATE on table '{}', column {}",
                                                     target.name, field.name));
@@ -127,7 +143,7 @@ Status PlanAssignments(const dml_internal::DmlTarget& target, const UpdateSpec& 
       cast->kind = ExprKind::kCast;
       cast->cast_type = field.type;
       cast->children = {value};
-      DELTA_ASSIGN_OR_RETURN(*bound, Bind(*cast, *schema));
+      DELTA_ASSIGN_OR_RETURN(*bound, Bind(*cast, *schema, options));
     }
     values.emplace_back(field.name, *bound);
   }
@@ -396,8 +412,8 @@ Result<DmlResult> Update(FileSystemRef fs, const std::string& path,
     return MakeError(ErrorCode::kInvalidArgument, "UPDATE on table '{}' needs SET", path);
   }
   std::string where_sql;
-  DELTA_ASSIGN_OR_RETURN(
-      auto change, PlanChange(target, spec.alias, spec.where, "UPDATE", &where_sql));
+  DELTA_ASSIGN_OR_RETURN(auto change, PlanChange(target, spec.alias, spec.where,
+                                                 spec.subquery, "UPDATE", &where_sql));
   DELTA_RETURN_IF_ERROR(PlanAssignments(target, spec, &change));
   return Run(target, change, "UPDATE", where_sql, session);
 }
@@ -406,8 +422,8 @@ Result<DmlResult> Delete(FileSystemRef fs, const std::string& path,
                          const DeleteSpec& spec, const SessionSettings& session) {
   DELTA_ASSIGN_OR_RETURN(auto target, dml_internal::LoadTarget(fs, path, "DELETE", true));
   std::string where_sql;
-  DELTA_ASSIGN_OR_RETURN(
-      auto change, PlanChange(target, spec.alias, spec.where, "DELETE", &where_sql));
+  DELTA_ASSIGN_OR_RETURN(auto change, PlanChange(target, spec.alias, spec.where,
+                                                 spec.subquery, "DELETE", &where_sql));
   change.is_delete = true;
   return Run(target, change, "DELETE", where_sql, session);
 }

@@ -25,12 +25,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "deltaguard/dml/merge.h"
 #include "deltaguard/expr/ast.h"
+#include "deltaguard/expr/binder.h"
 #include "deltaguard/io/fs/file_system.h"
 #include "deltaguard/util/result.h"
 #include "deltaguard/write/write_types.h"
@@ -39,15 +41,23 @@ namespace deltaguard {
 
 struct TableProfile;
 
+/// Runs an uncorrelated subquery of a WHERE or a SET value once and gives its value(s)
+/// (the SQL session's query engine, sql/session_dml.cc); unset, subqueries are refused.
+/// OSS Delta refuses every subquery here (DELTA_UNSUPPORTED_SUBQUERY); docs/
+/// behaviour.md "MERGE, UPDATE, DELETE".
+using SubqueryRunner = std::function<Result<SubqueryValues>(const Expr& subquery)>;
+
 struct UpdateSpec {
   std::string alias;  ///< optional qualifier of the table's columns
   std::vector<MergeAssignment> assignments;
   ExprRef where;  ///< null: every row
+  SubqueryRunner subquery;
 };
 
 struct DeleteSpec {
   std::string alias;
   ExprRef where;  ///< null: every row
+  SubqueryRunner subquery;
 };
 
 struct DmlResult {

@@ -22,6 +22,7 @@
 
 #include "deltaguard/dml/merge.h"
 #include "deltaguard/dml/update_delete.h"
+#include "deltaguard/sql/query_internal.h"
 #include "deltaguard/sql/session_internal.h"
 #include "deltaguard/table/profiles.h"
 
@@ -167,6 +168,24 @@ Result<StatementResult> ExecuteMerge(SessionState& state, const MergeStmt& stmt)
   return result;
 }
 
+// The runner of UPDATE's and DELETE's uncorrelated subqueries: the query engine, once
+// per subquery; a correlated one names what does the same.
+SubqueryRunner DmlSubqueries(const SessionState& state, std::string_view op) {
+  return [context = state.Query(),
+          op = std::string(op)](const Expr& node) -> Result<SubqueryValues> {
+    auto values = query_internal::RunSubquery(node, context, 0);
+    if (!values && values.error().code == ErrorCode::kNotFound &&
+        values.error().message.find("UNRESOLVED_COLUMN") != std::string::npos) {
+      return MakeError(ErrorCode::kUnsupportedFeature,
+                       "a subquery that refers to the table being changed (correlated) "
+                       "is not supported: ({}); MERGE INTO ... USING (the subquery) ON "
+                       "... WHEN MATCHED THEN {} does the same",
+                       node.subquery->text(), op == "DELETE" ? "DELETE" : "UPDATE SET");
+    }
+    return values;
+  };
+}
+
 Result<StatementResult> ExecuteUpdate(SessionState& state, const UpdateStmt& stmt) {
   const std::string shown = stmt.table.ToString();
   DELTA_RETURN_IF_ERROR(RefuseView(state, stmt.table, "UPDATE"));
@@ -175,6 +194,7 @@ Result<StatementResult> ExecuteUpdate(SessionState& state, const UpdateStmt& stm
   spec.alias = stmt.alias.empty() ? DefaultAlias(stmt.table, "") : stmt.alias;
   spec.assignments = ToAssignments(stmt.assignments);
   spec.where = stmt.where;
+  spec.subquery = DmlSubqueries(state, "UPDATE");
   auto updated = Update(state.options.fs, table.path, spec, state.options.settings);
   if (!updated) return NameTable(updated.error(), table, stmt.table);
   RowsBuilder rows;
@@ -198,6 +218,7 @@ Result<StatementResult> ExecuteDelete(SessionState& state, const DeleteStmt& stm
   DeleteSpec spec;
   spec.alias = stmt.alias.empty() ? DefaultAlias(stmt.table, "") : stmt.alias;
   spec.where = stmt.where;
+  spec.subquery = DmlSubqueries(state, "DELETE");
   auto deleted = Delete(state.options.fs, table.path, spec, state.options.settings);
   if (!deleted) return NameTable(deleted.error(), table, stmt.table);
   RowsBuilder rows;
