@@ -164,6 +164,11 @@ class Binder {
       if (idx < 0) {
         std::string names;
         for (const auto& f : level->fields()) {
+          const auto& skip = options_.unlisted;
+          if (resolved.empty() &&
+              std::find(skip.begin(), skip.end(), f.name) != skip.end()) {
+            continue;
+          }
           names += (names.empty() ? "" : ", ") + QuoteIdentifier(f.name);
         }
         std::string where =

@@ -138,6 +138,9 @@ struct SubqueryValues {
 struct BindOptions {
   /// "table `orders`": unknown-column errors say "... does not exist in <relation>".
   std::string relation;
+  /// Top-level columns unknown-column errors leave out of their list of available ones
+  /// (a file source's hidden `_metadata`); they still bind when named.
+  std::vector<std::string> unlisted;
   /// Runs an uncorrelated subquery (kSubquery); unset, subqueries are refused.
   std::function<Result<SubqueryValues>(const Expr& subquery)> subquery;
 };

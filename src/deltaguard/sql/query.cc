@@ -185,6 +185,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
   const StructType& input = *src.schema;
   BindOptions bind;
   bind.relation = src.relation;
+  bind.unlisted = src.hidden;
   const QueryContext* ctx = &context;
   const int level = depth;
   bind.subquery = [ctx, level](const Expr& node) {
@@ -214,7 +215,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
         const ColumnSource& c = src.columns[i];
         const bool of_q =
             std::find(c.qualifiers.begin(), c.qualifiers.end(), q) != c.qualifiers.end();
-        if (q.empty() ? !c.in_star : !of_q) continue;
+        if (c.hidden || (q.empty() ? !c.in_star : !of_q)) continue;
         bool excluded = false;
         for (const auto& name : item.star_except) {
           excluded = excluded || EqualsIgnoreCase(name, c.name);

@@ -200,6 +200,7 @@ Result<SourcePlan> ApplyView(SourcePlan src, const LateralView& view, int64_t no
   }
   BindOptions bind;
   bind.relation = src.relation;
+  bind.unlisted = src.hidden;
   if (json_tuple) {
     DELTA_ASSIGN_OR_RETURN(bound.values, JsonTupleValues(call, arg, *src.schema, bind));
     bound.arg = bound.values[0];

@@ -39,6 +39,9 @@ struct ColumnSource {
   std::vector<std::string> qualifiers;
   bool unqualified = true;
   bool in_star = true;
+  /// A hidden column (a file source's `_metadata`): in neither `*` nor `t.*`, and no
+  /// NATURAL join key; named, it is read.
+  bool hidden = false;
 };
 
 /// The rows a SELECT reads. Batches from `open` hold (at least) the columns named in

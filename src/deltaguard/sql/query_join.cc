@@ -29,7 +29,8 @@ std::vector<ColumnSource> ColumnsOf(const SourcePlan& src) {
   if (!src.columns.empty()) return src.columns;
   std::vector<ColumnSource> out;
   for (const auto& f : src.schema->fields()) {
-    out.push_back(ColumnSource{f.name, src.qualifiers, true, !src.IsHidden(f.name)});
+    const bool hidden = src.IsHidden(f.name);
+    out.push_back(ColumnSource{f.name, src.qualifiers, true, !hidden, hidden});
   }
   return out;
 }
@@ -220,8 +221,11 @@ Result<SourcePlan> PlanJoin(const FromClause& from, const QueryContext& context,
   // USING (or NATURAL): the pairs of columns, by name.
   std::vector<std::string> using_names = j.using_columns;
   if (j.natural) {
+    // The names both sides list in `*` (hidden columns such as _metadata are not).
     for (const auto& c : left.columns) {
-      if (c.unqualified && FindUnqualified(right.columns, c.name) >= 0) {
+      const int r =
+          c.unqualified && c.in_star ? FindUnqualified(right.columns, c.name) : -1;
+      if (r >= 0 && right.columns[static_cast<size_t>(r)].in_star) {
         using_names.push_back(c.name);
       }
     }

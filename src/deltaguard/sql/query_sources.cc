@@ -33,22 +33,71 @@ Result<ReaderRef> ReaderOf(std::vector<BatchRef> batches,
 }
 
 // TableScan as a RecordBatchReader.
+// A table scan's batches; with `metadata` (the `_metadata` column's Arrow type), each
+// batch gets Spark's hidden `_metadata` struct of the data file it came from.
 class ScanReader final : public arrow::RecordBatchReader {
  public:
-  explicit ScanReader(std::unique_ptr<TableScan> scan) : scan_(std::move(scan)) {}
-  std::shared_ptr<arrow::Schema> schema() const override {
-    return scan_->output_schema();
+  ScanReader(std::unique_ptr<TableScan> scan, SnapshotRef snapshot,
+             std::shared_ptr<arrow::Field> metadata)
+      : scan_(std::move(scan)), snapshot_(std::move(snapshot)) {
+    schema_ = scan_->output_schema();
+    if (metadata != nullptr) {
+      metadata_ = metadata->type();
+      schema_ = *schema_->AddField(schema_->num_fields(), std::move(metadata));
+    }
   }
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
   arrow::Status ReadNext(BatchRef* out) override {
     auto next = scan_->Next();
     if (!next) return internal::ToArrowStatus(next.error());
     *out = std::move(*next);
+    if (*out == nullptr || metadata_ == nullptr) return arrow::Status::OK();
+    const AddFile* file = scan_->current_file();
+    if (file == nullptr) return arrow::Status::Invalid("_metadata: no current data file");
+    if (file != scalar_file_) {  // one scalar per file
+      const std::string path = snapshot_->ResolveDataPath(file->path);
+      const size_t slash = path.find_last_of('/');
+      ARROW_ASSIGN_OR_RAISE(
+          scalar_,
+          arrow::StructScalar::Make(
+              {std::make_shared<arrow::StringScalar>(path),
+               std::make_shared<arrow::StringScalar>(
+                   slash == std::string::npos ? path : path.substr(slash + 1)),
+               std::make_shared<arrow::Int64Scalar>(file->size),
+               std::make_shared<arrow::TimestampScalar>(
+                   file->modification_time * 1000,
+                   static_cast<const arrow::StructType&>(*metadata_).field(3)->type())},
+              {"file_path", "file_name", "file_size", "file_modification_time"}));
+      scalar_file_ = file;
+    }
+    ARROW_ASSIGN_OR_RAISE(auto column,
+                          arrow::MakeArrayFromScalar(*scalar_, (*out)->num_rows()));
+    ARROW_ASSIGN_OR_RAISE(
+        *out, (*out)->AddColumn((*out)->num_columns(), schema_->fields().back(), column));
     return arrow::Status::OK();
   }
 
  private:
   std::unique_ptr<TableScan> scan_;
+  SnapshotRef snapshot_;
+  std::shared_ptr<arrow::Schema> schema_;
+  std::shared_ptr<arrow::DataType> metadata_;  // null: no _metadata column
+  const AddFile* scalar_file_ = nullptr;
+  std::shared_ptr<arrow::StructScalar> scalar_;
 };
+
+// Spark's hidden file-metadata column of a table scan (as read_files'): where it is
+// in a table's schema when the table has no column of that name.
+StructField MetadataField() {
+  return {"_metadata",
+          std::make_shared<StructType>(std::vector<StructField>{
+              {"file_path", DataType::String(), true, {}},
+              {"file_name", DataType::String(), true, {}},
+              {"file_size", DataType::Long(), true, {}},
+              {"file_modification_time", DataType::Timestamp(), true, {}}}),
+          true,
+          {}};
+}
 
 SourcePlan FromPlan(const QueryPlan& plan, std::vector<std::string> qualifiers) {
   SourcePlan src;
@@ -192,6 +241,17 @@ Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context
   SnapshotRef snap = *snapshot;
   SourcePlan src;
   src.schema = snap->schema();
+  // `_metadata` (hidden: not in `*`), unless the table has a column of that name.
+  std::shared_ptr<arrow::Field> metadata;
+  if (src.schema->FieldIndexCaseInsensitive("_metadata") < 0) {
+    std::vector<StructField> fields = src.schema->fields();
+    fields.push_back(MetadataField());
+    src.schema = std::make_shared<StructType>(std::move(fields));
+    src.hidden = {"_metadata"};
+    DELTA_ASSIGN_OR_RETURN(auto arrow_schema,
+                           ToArrowSchema(StructType({MetadataField()})));
+    metadata = arrow_schema->field(0);
+  }
   src.name = fmt::format("{} version {}", display, snap->version());
   src.relation = ref.kind == TableRef::Kind::kPath ? "table " + display
                                                    : fmt::format("table `{}`", display);
@@ -202,8 +262,16 @@ Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context
     if (!table.database.empty())
       src.qualifiers.push_back(table.database + "." + table.name);
   }
-  src.open = [snap](const std::vector<std::string>& columns) -> Result<ReaderRef> {
+  src.open = [snap,
+              metadata](const std::vector<std::string>& wanted) -> Result<ReaderRef> {
     ScanOptions options;
+    std::vector<std::string> columns;
+    bool with_metadata = false;
+    for (const auto& c : wanted) {
+      const bool is_metadata = metadata != nullptr && EqualsIgnoreCase(c, "_metadata");
+      with_metadata = with_metadata || is_metadata;
+      if (!is_metadata) columns.push_back(c);
+    }
     options.columns = columns;
     if (options.columns.empty() && snap->schema()->num_fields() > 0) {
       // Rows without columns (count(*)): read the cheapest column, a partition column
@@ -212,7 +280,8 @@ Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context
       options.columns = {parts.empty() ? snap->schema()->field(0).name : parts[0]};
     }
     DELTA_ASSIGN_OR_RETURN(auto scan, TableScan::Make(snap, options));
-    return ReaderRef(std::make_shared<ScanReader>(std::move(scan)));
+    return ReaderRef(std::make_shared<ScanReader>(std::move(scan), snap,
+                                                  with_metadata ? metadata : nullptr));
   };
   return src;
 }

@@ -133,6 +133,8 @@ class ParquetTableScan final : public TableScan {
 
   const std::shared_ptr<arrow::Schema>& output_schema() const override { return schema_; }
 
+  const AddFile* current_file() const override { return current_; }
+
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     if (failed_) return *failed_;  // errors are sticky: the scan cannot resume
     auto batch = NextBatch();
@@ -168,6 +170,7 @@ class ParquetTableScan final : public TableScan {
         *batch = (*batch)->Slice(0, remaining_);
       }
       if (remaining_ > 0) remaining_ -= (*batch)->num_rows();
+      current_ = files_[next_file_ - 1];
       return *batch;
     }
   }
@@ -448,7 +451,8 @@ class ParquetTableScan final : public TableScan {
   std::shared_ptr<arrow::Schema> schema_;
   size_t next_file_ = 0;
   std::unique_ptr<FileState> file_;
-  int64_t remaining_;  // rows still allowed by the limit; -1 = no limit
+  const AddFile* current_ = nullptr;  ///< the file of the last batch returned
+  int64_t remaining_;                 // rows still allowed by the limit; -1 = no limit
   std::optional<Error> failed_;
 };
 

@@ -83,6 +83,11 @@ class TableScan {
 
   /// The next batch, or nullptr at the end.
   virtual Result<std::shared_ptr<arrow::RecordBatch>> Next() = 0;
+
+  /// The data file the last batch Next() returned came from (Spark's `_metadata` of a
+  /// table scan, sql/query_sources.cc); null before the first batch, and for scans
+  /// that read files ahead (read_ahead_files), which do not track it.
+  virtual const AddFile* current_file() const { return nullptr; }
 };
 
 }  // namespace deltaguard

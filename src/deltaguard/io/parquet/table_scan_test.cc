@@ -110,6 +110,21 @@ TEST_F(TableScanTest, ScansFilesInSnapshotOrderWithLogicalSchema) {
   EXPECT_EQ((*table)->schema()->ToString(), "id: int64 not null\nname: string");
   ExpectColumn(**table, "id", "[1, 2, 3]");
   ExpectColumn(**table, "name", R"(["x", null, "z"])");
+  // Each batch knows its data file (the `_metadata` of SQL table scans).
+  auto snapshot = Load();
+  ASSERT_TRUE(snapshot) << snapshot.error().ToString();
+  auto scan = TableScan::Make(*snapshot, {});
+  ASSERT_TRUE(scan) << scan.error().ToString();
+  EXPECT_EQ((*scan)->current_file(), nullptr);
+  std::vector<std::string> files;
+  while (true) {
+    auto batch = (*scan)->Next();
+    ASSERT_TRUE(batch) << batch.error().ToString();
+    if (*batch == nullptr) break;
+    ASSERT_NE((*scan)->current_file(), nullptr);
+    files.push_back((*scan)->current_file()->path);
+  }
+  EXPECT_EQ(files, (std::vector<std::string>{"a.parquet", "b.parquet"}));
 }
 
 // ScanOptions::dictionary_columns: a listed STRING column stays dictionary-encoded in
