@@ -144,6 +144,15 @@ Result<QueryPlan> PlanSetOperation(const SetOperation& op, const QueryContext& c
 Result<std::vector<BatchRef>> TableBatches(const std::shared_ptr<arrow::Table>& table);
 arrow::compute::ExecBatch ToExecBatch(const arrow::RecordBatch& batch);
 
+/// A table by name or path (with time travel), a temp view, a WITH query or a data
+/// view (query_table.cc).
+Result<SourcePlan> PlanTable(const FromClause& from, const QueryContext& context,
+                             int depth);
+/// A planned query as a source qualified by `qualifiers`; `src` with its columns
+/// renamed to `names` (query_sources.cc).
+SourcePlan FromPlan(const QueryPlan& plan, std::vector<std::string> qualifiers);
+Result<SourcePlan> RenameColumns(SourcePlan src, const std::vector<std::string>& names);
+
 /// range([start,] end[, step[, numPartitions]]) (query_range.cc).
 Result<SourcePlan> PlanRange(const FromClause& from, const QueryContext& context);
 
