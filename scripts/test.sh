@@ -47,6 +47,11 @@ finish() {
   local joined
   joined="$(IFS=';'; echo "${summary[*]}")"
   printf '\n==> test.sh summary (%ss): %s\n' "$(($(date +%s) - START))" "${joined//;/, }"
+  # Disk use of the build trees: CI machines have little room (a full-debug-info build
+  # once filled one mid-run), so every run reports what it took.
+  printf '==> disk: %s; free: %s\n' \
+    "$(du -sh "${DELTAGUARD_BUILD_DIR}" build-asan build-fuzz .venv 2>/dev/null | tr '\t\n' ' ;')" \
+    "$(df -h --output=avail . 2>/dev/null | tail -1 | tr -d ' ')"
   if ((failed)); then
     echo "==> test.sh: FAILED"
     exit 1
