@@ -142,3 +142,26 @@ def test_try_aggregates_and_str_to_map_give_the_cli_answers(tmp_path):
     assert ours == theirs
     assert ours[0]["s"] is None and ours[0]["b"] == "3"
     assert ours[1] == {"k": 2, "s": 5, "a": 5.0, "b": None}
+
+
+def test_correlated_scalar_subqueries_give_the_cli_answers(tmp_path):
+    """Correlated scalar subqueries in an aggregate query (HAVING, inside an
+    aggregate) and with a non-equality correlation answer the same from Python and
+    the CLI; a customer without orders gets the empty group's value (0, not NULL)."""
+    wh = str(tmp_path / "wh")
+    dg.sql("CREATE TABLE o (id INT, cust INT, amount INT); "
+           "INSERT INTO o VALUES (1, 10, 5), (2, 20, 7), (3, 10, 12), (4, 30, 1)",
+           warehouse=wh)
+    query = ("SELECT cust, sum(amount) AS total, "
+             "sum((SELECT count(*) FROM o i WHERE i.amount > x.amount)) AS above, "
+             "(SELECT coalesce(sum(amount), 0) FROM o i WHERE i.cust = x.cust + 10) "
+             "AS next_total FROM o x GROUP BY cust, 4 "
+             "HAVING count(*) >= (SELECT count(*) FROM o i WHERE i.cust = x.cust) "
+             "ORDER BY cust")
+    ours = dg.sql(query, warehouse=wh).to_pylist()
+    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
+    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    assert ours == theirs
+    assert ours == [{"cust": 10, "total": 17, "above": 2, "next_total": 7},
+                    {"cust": 20, "total": 7, "above": 1, "next_total": 1},
+                    {"cust": 30, "total": 1, "above": 3, "next_total": 0}]

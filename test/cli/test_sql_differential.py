@@ -255,6 +255,17 @@ QUERIES = [
     "WHERE y.name = x.name)",
     "SELECT * FROM {b} WHERE name IN (SELECT name FROM {a} WHERE id IN "
     "(SELECT id FROM {c} UNION ALL SELECT 2))",
+    # correlated scalar subqueries: as grouped LEFT JOINs, also in aggregate queries
+    "SELECT x.id, (SELECT count(*) FROM {b} y WHERE y.id = x.id) AS n, "
+    "(SELECT sum(amount) FROM {b} y WHERE y.name = x.name) AS s FROM {a} x",
+    "SELECT name, sum(amount) AS total FROM {a} x GROUP BY name "
+    "HAVING sum(amount) > (SELECT min(amount) FROM {b} y WHERE y.name = x.name)",
+    "SELECT name, (SELECT max(amount) FROM {b} y WHERE y.name = x.name) AS m, "
+    "count(*) AS n FROM {a} x GROUP BY name, m",
+    "SELECT grp, sum((SELECT count(*) FROM {w} i WHERE i.grp = o.grp AND i.v > o.v)) "
+    "AS above FROM {w} o GROUP BY grp",
+    "SELECT grp, count(*) AS n FROM {w} o WHERE v > (SELECT avg(v) FROM {w} i "
+    "WHERE i.grp = o.grp) GROUP BY grp",
     # the function library (docs/sql.md "Functions"): values, NULLs, and the column
     # names Spark gives unaliased calls
 

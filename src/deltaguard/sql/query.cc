@@ -476,8 +476,14 @@ Result<QueryPlan> SelectPlanner::Plan() {
   bool distinct = query.distinct;
   std::optional<int64_t> limit = query.limit;
   QueryMemoryRef memory = context.memory;
+  // WHERE false (or NULL): no row passes, none is read (the empty-group value of a
+  // correlated scalar subquery, query_subquery_scalar.cc, is computed this way).
+  const bool no_rows = NeverTrue(where.get());
   plan.open = [=]() -> Result<ReaderRef> {
     DELTA_ASSIGN_OR_RETURN(ReaderRef in, source(needed));
+    if (no_rows) {
+      DELTA_ASSIGN_OR_RETURN(in, EmptyReader(in->schema()));
+    }
     HeldRows held;
     if (!aggregate && calls.empty()) {
       auto project = [=](const BatchRef& b) {

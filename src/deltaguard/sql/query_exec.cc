@@ -119,6 +119,20 @@ Result<ReaderRef> TableReader(const std::shared_ptr<arrow::Table>& table,
   return reader;
 }
 
+Result<ReaderRef> EmptyReader(const std::shared_ptr<arrow::Schema>& schema) {
+  DELTA_ARROW_ASSIGN_OR_RETURN(ReaderRef reader,
+                               arrow::RecordBatchReader::Make({}, schema),
+                               ErrorCode::kInternal, "empty input");
+  return reader;
+}
+
+bool NeverTrue(const BoundExpr* predicate) {
+  if (predicate == nullptr || predicate->kind != BoundKind::kLiteral) return false;
+  const auto& v = predicate->literal.value;
+  return std::holds_alternative<std::monostate>(v) ||
+         (std::holds_alternative<bool>(v) && !std::get<bool>(v));
+}
+
 namespace {
 
 // The bytes a batch keeps alive: a slice counts its share, not the whole buffers.

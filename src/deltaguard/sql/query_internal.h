@@ -209,6 +209,12 @@ ReaderRef MapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema, Batc
 Result<ReaderRef> TableReader(const std::shared_ptr<arrow::Table>& table,
                               std::optional<int64_t> limit = std::nullopt);
 
+/// A reader of no batches.
+Result<ReaderRef> EmptyReader(const std::shared_ptr<arrow::Schema>& schema);
+
+/// Whether `predicate` is the literal FALSE or NULL: no row passes it.
+bool NeverTrue(const BoundExpr* predicate);
+
 /// The rows a holding operator read (HoldAll): in RAM while they fit the statement's
 /// budget, else every row in a spill file mapped back (docs/sql.md "Memory and
 /// spilling").

@@ -6,33 +6,30 @@
 //    SQL's NULL semantics: a NULL on either side makes the condition NULL, so a row
 //    passes only when no subquery row equals it or is NULL, and its value is not NULL
 //    (unless the subquery is empty).
-//  - A correlated scalar subquery in the select list or WHERE of a query without GROUP
-//    BY, `(SELECT agg(...) FROM t WHERE t.k = o.k AND ...)`, becomes a LEFT JOIN with
-//    the subquery grouped by its side of the correlated equalities (one row per key),
-//    and stands for that row's value; a count (or count_if) of no rows is 0, not NULL,
-//    as Spark evaluates the aggregate over an empty group. It must be aggregated
-//    (Spark's MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY) and correlated by equalities.
+//  - A correlated scalar subquery, `(SELECT agg(...) FROM t WHERE t.k = o.k AND ...)`,
+//    in the select list, WHERE or HAVING becomes a LEFT JOIN with the subquery grouped
+//    by its side of the correlated equalities (one row per key), and stands for that
+//    row's value (query_subquery_scalar.cc); a count (or count_if) of no rows is 0,
+//    not NULL, as Spark evaluates the aggregate over an empty group. It must be
+//    aggregated (Spark's MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY) and correlated by
+//    equalities; in the select list or HAVING of an aggregate query it may read only
+//    grouping expressions of the outer row, and its value becomes a grouping key.
 //  - Every other subquery must be uncorrelated: it runs once, while the outer query is
 //    bound, and stands for its value (scalar), a BOOLEAN (EXISTS) or its values (IN).
 
 #include <arrow/api.h>
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
-#include <map>
 #include <utility>
 
 #include "deltaguard/sql/query_internal.h"
+#include "deltaguard/sql/query_subquery_internal.h"
 #include "deltaguard/util/string_util.h"
 
 namespace deltaguard::query_internal {
 
 namespace {
-
-const SelectStmt& QueryOf(const Expr& node) {
-  return *static_cast<const QuerySubquery&>(*node.subquery).query;
-}
 
 Result<LiteralValue> ValueAt(const arrow::Array& a, int64_t i, const DataTypeRef& type) {
   LiteralValue v{type, {}};
@@ -82,38 +79,6 @@ Result<LiteralValue> ValueAt(const arrow::Array& a, int64_t i, const DataTypeRef
   }
 }
 
-// A column reference that the inner query's FROM resolves (SQL scoping: the innermost
-// relation that has the name wins).
-bool IsInnerRef(const std::vector<std::string>& path, const SourcePlan& inner) {
-  if (!inner.columns.empty()) {
-    auto r = ResolveColumnPath(path, inner.columns, *inner.schema);
-    return !r || r->has_value();  // ambiguous inside is still inside
-  }
-  // `x.f` with an inner column x is x's field f, also when x is no struct (an error
-  // then), as Spark resolves it: the inner scope wins.
-  if (inner.schema->FieldIndexCaseInsensitive(path[0]) >= 0) return true;
-  for (const auto& q : inner.qualifiers) {
-    std::vector<std::string_view> parts = Split(q, '.');
-    if (path.size() <= parts.size()) continue;
-    bool match = true;
-    for (size_t i = 0; i < parts.size() && match; ++i) {
-      match = EqualsIgnoreCase(parts[i], path[i]);
-    }
-    if (match && inner.schema->FieldIndexCaseInsensitive(path[parts.size()]) >= 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
-bool ReferencesOuter(const Expr& e, const SourcePlan& inner) {
-  if (e.kind == ExprKind::kColumn) return !IsInnerRef(e.path, inner);
-  for (const auto& c : e.children) {
-    if (ReferencesOuter(*c, inner)) return true;
-  }
-  return false;
-}
-
 // Inner references of a correlated condition become `alias.__cN`, each projected by
 // the joined subquery (`items`).
 ExprRef Reroute(const ExprRef& e, const SourcePlan& inner, const std::string& alias,
@@ -130,43 +95,6 @@ ExprRef Reroute(const ExprRef& e, const SourcePlan& inner, const std::string& al
     }
     return Expr::Column({alias, (*items)[k].alias}, node.position);
   });
-}
-
-bool HasAggregateCall(const Expr& e) {
-  if (e.kind == ExprKind::kFunction && IsAggregateName(e.text)) return true;
-  for (const auto& c : e.children) {
-    if (HasAggregateCall(*c)) return true;
-  }
-  return false;
-}
-
-bool ReferencesInner(const Expr& e, const SourcePlan& inner) {
-  if (e.kind == ExprKind::kColumn) return IsInnerRef(e.path, inner);
-  for (const auto& c : e.children) {
-    if (ReferencesInner(*c, inner)) return true;
-  }
-  return false;
-}
-
-// The names of the columns `e` reads (their last path part), in order, once each.
-void CollectColumnNames(const Expr& e, std::vector<std::string>* names) {
-  if (e.kind == ExprKind::kColumn && !e.path.empty()) {
-    if (std::find(names->begin(), names->end(), e.path.back()) == names->end()) {
-      names->push_back(e.path.back());
-    }
-    return;
-  }
-  for (const auto& c : e.children) CollectColumnNames(*c, names);
-}
-
-bool HasCountCall(const Expr& e) {
-  if (e.kind == ExprKind::kFunction && (e.text == "count" || e.text == "count_if")) {
-    return true;
-  }
-  for (const auto& c : e.children) {
-    if (HasCountCall(*c)) return true;
-  }
-  return false;
 }
 
 // The subquery condition a WHERE conjunct is, if any: the node and whether it is
@@ -286,101 +214,59 @@ Result<std::optional<FromClause>> ConditionJoin(const FromClause& left, const Ex
   return std::optional<FromClause>(std::move(out));
 }
 
-// One correlated scalar subquery turned into a LEFT JOIN of `from` with the subquery
-// grouped by its correlated keys (as `alias`); `*value` is what the subquery stands for.
-// nullopt when the subquery is not correlated (it runs once for the binder).
-Result<std::optional<FromClause>> ScalarJoin(const FromClause& from, const Expr& node,
-                                             const std::string& alias,
-                                             const QueryContext& context, int depth,
-                                             ExprRef* value,
-                                             std::vector<std::string>* outer_names) {
-  const SelectStmt& sub = QueryOf(node);
-  if (!sub.with.empty() || sub.set_op) return std::optional<FromClause>();
-  DELTA_ASSIGN_OR_RETURN(SourcePlan inner,
-                         PlanFrom(sub.from, context, nullptr, depth + 1));
-  std::vector<ExprRef> parts, own, correlated;
-  SplitConjuncts(sub.where, &parts);
-  for (auto& p : parts) (ReferencesOuter(*p, inner) ? correlated : own).push_back(p);
-  if (correlated.empty()) return std::optional<FromClause>();
-  const std::string text = "(" + node.subquery->text() + ")";
-  if (sub.items.size() != 1 || sub.items[0].star || !sub.group_by.empty() ||
-      sub.having != nullptr || sub.qualify != nullptr || sub.distinct ||
-      !HasAggregateCall(*sub.items[0].expr) ||
-      ReferencesOuter(*sub.items[0].expr, inner)) {
-    return MakeError(ErrorCode::kUnsupportedFeature,
-                     "a correlated scalar subquery must be one aggregate over its own "
-                     "columns, without GROUP BY, HAVING or DISTINCT "
-                     "(UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY."
-                     "MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY): {}",
-                     text);
-  }
-  // Each correlated conjunct is `inner = outer` (either way round): the inner side is
-  // a grouping key of the subquery, the equality the join's condition.
-  auto derived = std::make_shared<SelectStmt>(sub);
-  derived->where = AndOf(own);
-  derived->items.clear();
-  derived->order_by.clear();
-  derived->limit.reset();
-  std::vector<ExprRef> on;
-  for (const auto& c : correlated) {
-    const bool eq = c->kind == ExprKind::kBinary && c->op == ExprOp::kEq;
-    int inner_side = -1;
-    for (int side = 0; eq && side < 2 && inner_side < 0; ++side) {
-      if (!ReferencesOuter(*c->children[side], inner) &&
-          !ReferencesInner(*c->children[1 - side], inner)) {
-        inner_side = side;
-      }
-    }
-    if (inner_side < 0 || HasAggregateCall(*c)) {
-      return MakeError(ErrorCode::kUnsupportedFeature,
-                       "a correlated scalar subquery refers to the outer query only "
-                       "through equalities with its own columns (inner = outer); "
-                       "{} is not one: {}",
-                       SparkColumnName(*c), text);
-    }
-    CollectColumnNames(*c->children[1 - inner_side], outer_names);
-    SelectItem key;
-    key.expr = c->children[inner_side];
-    key.alias = "__k" + std::to_string(derived->items.size());
-    derived->group_by.push_back(key.expr);
-    on.push_back(Expr::Binary(ExprOp::kEq, c->children[1 - inner_side],
-                              Expr::Column({alias, key.alias})));
-    derived->items.push_back(std::move(key));
-  }
-  SelectItem v;
-  v.expr = sub.items[0].expr;
-  v.alias = "__v";
-  derived->items.push_back(std::move(v));
-  ExprRef result = Expr::Column({alias, "__v"});
-  const Expr& agg = *sub.items[0].expr;
-  if (agg.kind == ExprKind::kFunction &&
-      (agg.text == "count" || agg.text == "count_if")) {
-    // No rows for the key: the count is 0 (Spark evaluates it over an empty group).
-    result =
-        Expr::Function("coalesce", {result, Expr::Literal(LiteralKind::kInteger, "0")});
-  } else if (HasCountCall(agg)) {
-    return MakeError(ErrorCode::kUnsupportedFeature,
-                     "a correlated scalar subquery whose value computes with a count "
-                     "(other than the count itself) is not supported yet: {}",
-                     text);
-  }
-  *value = result;
-  auto join = std::make_shared<JoinClause>();
-  join->type = JoinClause::Type::kLeft;
-  join->left = from;
-  join->position = node.position;
-  join->right.kind = FromClause::Kind::kSubquery;
-  join->right.alias = alias;
-  join->right.subquery = derived;
-  join->on = AndOf(on);
-  FromClause out;
-  out.kind = FromClause::Kind::kJoin;
-  out.join = std::move(join);
-  out.position = node.position;
-  return std::optional<FromClause>(std::move(out));
+}  // namespace
+
+const SelectStmt& QueryOf(const Expr& node) {
+  return *static_cast<const QuerySubquery&>(*node.subquery).query;
 }
 
-}  // namespace
+// A column reference that the inner query's FROM resolves (SQL scoping: the innermost
+// relation that has the name wins).
+bool IsInnerRef(const std::vector<std::string>& path, const SourcePlan& inner) {
+  if (!inner.columns.empty()) {
+    auto r = ResolveColumnPath(path, inner.columns, *inner.schema);
+    return !r || r->has_value();  // ambiguous inside is still inside
+  }
+  // `x.f` with an inner column x is x's field f, also when x is no struct (an error
+  // then), as Spark resolves it: the inner scope wins.
+  if (inner.schema->FieldIndexCaseInsensitive(path[0]) >= 0) return true;
+  for (const auto& q : inner.qualifiers) {
+    std::vector<std::string_view> parts = Split(q, '.');
+    if (path.size() <= parts.size()) continue;
+    bool match = true;
+    for (size_t i = 0; i < parts.size() && match; ++i) {
+      match = EqualsIgnoreCase(parts[i], path[i]);
+    }
+    if (match && inner.schema->FieldIndexCaseInsensitive(path[parts.size()]) >= 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ReferencesOuter(const Expr& e, const SourcePlan& inner) {
+  if (e.kind == ExprKind::kColumn) return !IsInnerRef(e.path, inner);
+  for (const auto& c : e.children) {
+    if (ReferencesOuter(*c, inner)) return true;
+  }
+  return false;
+}
+
+bool HasAggregateCall(const Expr& e) {
+  if (e.kind == ExprKind::kFunction && IsAggregateName(e.text)) return true;
+  for (const auto& c : e.children) {
+    if (HasAggregateCall(*c)) return true;
+  }
+  return false;
+}
+
+bool ReferencesInner(const Expr& e, const SourcePlan& inner) {
+  if (e.kind == ExprKind::kColumn) return IsInnerRef(e.path, inner);
+  for (const auto& c : e.children) {
+    if (ReferencesInner(*c, inner)) return true;
+  }
+  return false;
+}
 
 bool HasSubquery(const ExprRef& e) {
   if (e == nullptr) return false;
@@ -425,65 +311,6 @@ Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
   return std::optional<SelectStmt>(std::move(out));
 }
 
-Result<std::optional<SelectStmt>> JoinScalarSubqueries(const SelectStmt& query,
-                                                       const QueryContext& context,
-                                                       int depth) {
-  if (query.from.kind == FromClause::Kind::kNone || !query.group_by.empty()) {
-    return std::optional<SelectStmt>();
-  }
-  bool any = HasSubquery(query.where);
-  for (const auto& item : query.items)
-    any = any || (!item.star && HasSubquery(item.expr));
-  if (!any) return std::optional<SelectStmt>();
-  SelectStmt out = query;
-  int joined = 0;
-  Status failed = OkStatus();
-  std::vector<std::string> outer_names;  // of the subquery being rewritten
-  // Spark's name of each rewritten subquery: scalarsubquery(<outer references>).
-  std::map<const Expr*, std::string> shown;
-  // Scalar subqueries (not those under EXISTS/IN, which are conditions) in an
-  // expression, each replaced by its joined value when it is correlated.
-  auto rewrite = [&](const ExprRef& e) {
-    return TransformExpr(e, [&](const Expr& node) -> ExprRef {
-      if (!failed || node.kind != ExprKind::kSubquery) return nullptr;
-      if (node.subquery_kind != SubqueryKind::kScalar)
-        return std::make_shared<Expr>(node);
-      const std::string alias =
-          "__ssq" + std::to_string(depth) + "_" + std::to_string(joined);
-      ExprRef value;
-      auto join = ScalarJoin(out.from, node, alias, context, depth, &value, &outer_names);
-      if (!join) {
-        failed = join.error();
-        return nullptr;
-      }
-      if (!*join) return std::make_shared<Expr>(node);  // uncorrelated: runs once
-      shown[&node] = fmt::format("scalarsubquery({})", fmt::join(outer_names, ", "));
-      outer_names.clear();
-      out.from = std::move(**join);
-      ++joined;
-      return value;
-    });
-  };
-  for (auto& item : out.items) {
-    if (item.star || !HasSubquery(item.expr)) continue;
-    ExprRef rewritten = rewrite(item.expr);
-    if (rewritten != item.expr && item.alias.empty()) {
-      // The item keeps the name Spark gives it, each subquery shown by its name.
-      auto display = TransformExpr(item.expr, [&](const Expr& node) -> ExprRef {
-        auto it = shown.find(&node);
-        return it == shown.end() ? nullptr : Expr::Column({it->second});
-      });
-      item.alias = display->kind == ExprKind::kColumn ? display->path[0]
-                                                      : SparkColumnName(*display);
-    }
-    item.expr = rewritten;
-  }
-  if (out.where != nullptr) out.where = rewrite(out.where);
-  if (!failed) return failed.error();
-  if (joined == 0) return std::optional<SelectStmt>();
-  return std::optional<SelectStmt>(std::move(out));
-}
-
 Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context,
                                    int depth) {
   auto plan = PlanQueryAt(QueryOf(node), context, {}, depth + 1);
@@ -494,8 +321,7 @@ Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context
       e.message +=
           "; a subquery that refers to the outer query (correlated) runs only "
           "as a [NOT] EXISTS or [NOT] IN condition AND-ed into WHERE, or as an "
-          "aggregated scalar subquery in the select list or WHERE of a query "
-          "without GROUP BY";
+          "aggregated scalar subquery in the select list, WHERE or HAVING";
     }
     return e;
   }
