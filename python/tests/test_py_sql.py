@@ -165,3 +165,21 @@ def test_correlated_scalar_subqueries_give_the_cli_answers(tmp_path):
     assert ours == [{"cust": 10, "total": 17, "above": 2, "next_total": 7},
                     {"cust": 20, "total": 7, "above": 1, "next_total": 1},
                     {"cust": 30, "total": 1, "above": 3, "next_total": 0}]
+
+
+def test_delete_with_correlated_exists_matches_the_cli(tmp_path):
+    """DELETE ... WHERE NOT EXISTS (correlated by one equality) removes the same rows
+    from Python as from the CLI (each on its own copy of the table)."""
+    setup = ("CREATE TABLE t (id INT, v INT); CREATE TABLE s (id INT); "
+             "INSERT INTO t VALUES (1, 10), (2, 20), (NULL, 30), (4, 40); "
+             "INSERT INTO s VALUES (2), (4), (NULL)")
+    delete = "DELETE FROM t WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.id = t.id)"
+    query = "SELECT id, v FROM t ORDER BY v"
+    py_wh, cli_wh = str(tmp_path / "py"), str(tmp_path / "cli")
+    dg.sql(setup, warehouse=py_wh)
+    dg.sql(delete, warehouse=py_wh)
+    run_cli("sql", setup + "; " + delete, "--warehouse", cli_wh)
+    ours = dg.sql(query, warehouse=py_wh).to_pylist()
+    cli = run_cli("sql", query, "--warehouse", cli_wh, "--format", "jsonl")
+    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    assert ours == theirs == [{"id": 2, "v": 20}, {"id": 4, "v": 40}]

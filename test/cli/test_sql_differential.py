@@ -266,6 +266,13 @@ QUERIES = [
     "AS above FROM {w} o GROUP BY grp",
     "SELECT grp, count(*) AS n FROM {w} o WHERE v > (SELECT avg(v) FROM {w} i "
     "WHERE i.grp = o.grp) GROUP BY grp",
+    # correlated EXISTS of one equality outside WHERE conjuncts: the IN it means
+    "SELECT * FROM {a} x WHERE x.amount > 15 OR EXISTS (SELECT 1 FROM {b} y "
+    "WHERE y.id = x.id AND y.amount < 10)",
+    "SELECT id, EXISTS (SELECT 1 FROM {b} y WHERE y.name = x.name), "
+    "NOT EXISTS (SELECT 1 FROM {c} y WHERE y.id = x.id) AS nc FROM {a} x",
+    "SELECT grp, count(*) AS n FROM {w} o GROUP BY grp "
+    "HAVING EXISTS (SELECT 1 FROM {w} i WHERE i.grp = o.grp AND i.v > 6)",
     # the function library (docs/sql.md "Functions"): values, NULLs, and the column
     # names Spark gives unaliased calls
 

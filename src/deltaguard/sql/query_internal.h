@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -385,10 +386,24 @@ bool HasSubquery(const ExprRef& e);
 Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
                                                       const QueryContext& context,
                                                       int depth);
-/// The query with each correlated scalar subquery of its select list and WHERE turned
-/// into a LEFT JOIN with the subquery grouped by its correlated keys (nullopt when there
-/// is none; queries with GROUP BY are left as they are).
+/// The query with each correlated scalar subquery of its select list, WHERE and HAVING
+/// turned into a LEFT JOIN with the subquery grouped by its correlated keys (nullopt
+/// when there is none; query_subquery_scalar.cc).
 Result<std::optional<SelectStmt>> JoinScalarSubqueries(const SelectStmt& query,
+                                                       const QueryContext& context,
+                                                       int depth);
+/// Correlated `EXISTS` subqueries of one equality correlation (`s.k = o.k`) anywhere in
+/// `e` as the equivalent uncorrelated `coalesce(o.k IN (SELECT s.k ... WHERE s.k IS NOT
+/// NULL), false)`, which runs once: for EXISTS under OR, in HAVING or the select list
+/// (AND-ed into WHERE they are semi joins), and in UPDATE / DELETE.
+/// `shown`, when set, receives Spark's name of each rewritten node (exists(<outer
+/// columns>)).
+Result<ExprRef> CorrelatedExistsAsIn(const ExprRef& e, const QueryContext& context,
+                                     int depth,
+                                     std::map<const Expr*, std::string>* shown = nullptr);
+/// The query with CorrelatedExistsAsIn applied to WHERE, HAVING and the select list
+/// (nullopt when nothing changed).
+Result<std::optional<SelectStmt>> ExistsAsInSubqueries(const SelectStmt& query,
                                                        const QueryContext& context,
                                                        int depth);
 Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context,

@@ -14,13 +14,18 @@
 //    aggregated (Spark's MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY) and correlated by
 //    equalities; in the select list or HAVING of an aggregate query it may read only
 //    grouping expressions of the outer row, and its value becomes a grouping key.
+//  - Any other EXISTS correlated by one equality (under OR, in the select list or
+//    HAVING, in UPDATE/DELETE) becomes the uncorrelated IN it means (ExistsAsIn).
 //  - Every other subquery must be uncorrelated: it runs once, while the outer query is
 //    bound, and stands for its value (scalar), a BOOLEAN (EXISTS) or its values (IN).
 
 #include <arrow/api.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <utility>
 
 #include "deltaguard/sql/query_internal.h"
@@ -268,6 +273,17 @@ bool ReferencesInner(const Expr& e, const SourcePlan& inner) {
   return false;
 }
 
+int InnerSide(const Expr& c, const SourcePlan& inner) {
+  if (c.kind != ExprKind::kBinary || c.op != ExprOp::kEq) return -1;
+  for (int side = 0; side < 2; ++side) {
+    if (!ReferencesOuter(*c.children[side], inner) &&
+        !ReferencesInner(*c.children[1 - side], inner)) {
+      return side;
+    }
+  }
+  return -1;
+}
+
 bool HasSubquery(const ExprRef& e) {
   if (e == nullptr) return false;
   if (e->kind == ExprKind::kSubquery) return true;
@@ -311,6 +327,121 @@ Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
   return std::optional<SelectStmt>(std::move(out));
 }
 
+namespace {
+
+// `EXISTS (SELECT ... FROM s WHERE s.k = o.k AND own)` as the equivalent uncorrelated
+// `coalesce(o.k IN (SELECT s.k FROM s WHERE own AND s.k IS NOT NULL), false)`: TRUE
+// when a row matches, FALSE otherwise, also for a NULL o.k (EXISTS is never NULL).
+// nullptr when the EXISTS is not of that shape (one equality correlation, a plain
+// subquery).
+Result<ExprRef> ExistsAsIn(const Expr& node, const QueryContext& context, int depth,
+                           std::string* name) {
+  const SelectStmt& sub = QueryOf(node);
+  if (!sub.with.empty() || sub.set_op || !sub.group_by.empty() || sub.having != nullptr ||
+      sub.qualify != nullptr || sub.limit.has_value() || sub.distinct ||
+      sub.from.kind == FromClause::Kind::kNone) {
+    return ExprRef();
+  }
+  DELTA_ASSIGN_OR_RETURN(SourcePlan inner,
+                         PlanFrom(sub.from, context, nullptr, depth + 1));
+  std::vector<ExprRef> parts, own, correlated;
+  SplitConjuncts(sub.where, &parts);
+  for (auto& p : parts) (ReferencesOuter(*p, inner) ? correlated : own).push_back(p);
+  if (correlated.size() != 1) return ExprRef();
+  const Expr& c = *correlated[0];
+  const int side = InnerSide(c, inner);
+  if (side < 0 || HasAggregateCall(c)) return ExprRef();
+  auto is_null = std::make_shared<Expr>();
+  is_null->kind = ExprKind::kIsNull;
+  is_null->negated = true;
+  is_null->children.push_back(c.children[side]);
+  own.push_back(is_null);
+  auto values = std::make_shared<SelectStmt>(sub);
+  values->where = AndOf(own);
+  values->items.clear();
+  values->order_by.clear();
+  SelectItem item;
+  item.expr = c.children[side];
+  values->items.push_back(std::move(item));
+  auto query = std::make_shared<QuerySubquery>();
+  query->query = values;
+  query->sql = node.subquery->text();
+  auto in = std::make_shared<Expr>();
+  in->kind = ExprKind::kSubquery;
+  in->subquery_kind = SubqueryKind::kIn;
+  in->subquery = query;
+  in->position = node.position;
+  in->children.push_back(c.children[1 - side]);
+  // Spark names it after its outer references: exists(<outer columns>).
+  std::vector<std::string> outer;
+  TransformExpr(c.children[1 - side], [&](const Expr& n) -> ExprRef {
+    if (n.kind == ExprKind::kColumn && !n.path.empty() &&
+        std::find(outer.begin(), outer.end(), n.path.back()) == outer.end()) {
+      outer.push_back(n.path.back());
+    }
+    return nullptr;
+  });
+  *name = fmt::format("exists({})", fmt::join(outer, ", "));
+  return Expr::Function("coalesce", {in, Expr::Bool(false)}, node.position);
+}
+
+}  // namespace
+
+Result<ExprRef> CorrelatedExistsAsIn(const ExprRef& e, const QueryContext& context,
+                                     int depth,
+                                     std::map<const Expr*, std::string>* shown) {
+  Status failed = OkStatus();
+  ExprRef out = TransformExpr(e, [&](const Expr& node) -> ExprRef {
+    if (!failed || node.kind != ExprKind::kSubquery ||
+        node.subquery_kind != SubqueryKind::kExists) {
+      return nullptr;
+    }
+    std::string name;
+    auto rewritten = ExistsAsIn(node, context, depth, &name);
+    if (!rewritten) {
+      failed = rewritten.error();
+      return nullptr;
+    }
+    if (*rewritten != nullptr && shown != nullptr) (*shown)[&node] = name;
+    return *rewritten;  // nullptr: left as it is
+  });
+  if (!failed) return failed.error();
+  return out;
+}
+
+Result<std::optional<SelectStmt>> ExistsAsInSubqueries(const SelectStmt& query,
+                                                       const QueryContext& context,
+                                                       int depth) {
+  if (query.from.kind == FromClause::Kind::kNone) return std::optional<SelectStmt>();
+  SelectStmt out = query;
+  bool changed = false;
+  std::map<const Expr*, std::string> shown;
+  auto apply = [&](ExprRef* e) -> Status {
+    if (!HasSubquery(*e)) return OkStatus();
+    DELTA_ASSIGN_OR_RETURN(ExprRef r, CorrelatedExistsAsIn(*e, context, depth, &shown));
+    changed = changed || r != *e;
+    *e = r;
+    return OkStatus();
+  };
+  DELTA_RETURN_IF_ERROR(apply(&out.where));
+  DELTA_RETURN_IF_ERROR(apply(&out.having));
+  for (auto& item : out.items) {
+    if (item.star) continue;
+    const ExprRef before = item.expr;
+    DELTA_RETURN_IF_ERROR(apply(&item.expr));
+    if (item.expr == before || !item.alias.empty()) continue;
+    // The item keeps the name Spark gives it, each EXISTS shown by its name.
+    auto display = TransformExpr(before, [&](const Expr& node) -> ExprRef {
+      auto it = shown.find(&node);
+      return it == shown.end() ? nullptr : Expr::Column({it->second});
+    });
+    item.alias =
+        display->kind == ExprKind::kColumn ? display->path[0] : SparkColumnName(*display);
+  }
+  if (!changed) return std::optional<SelectStmt>();
+  return std::optional<SelectStmt>(std::move(out));
+}
+
 Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context,
                                    int depth) {
   auto plan = PlanQueryAt(QueryOf(node), context, {}, depth + 1);
@@ -320,8 +451,9 @@ Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context
         e.message.find("UNRESOLVED_COLUMN") != std::string::npos) {
       e.message +=
           "; a subquery that refers to the outer query (correlated) runs only "
-          "as a [NOT] EXISTS or [NOT] IN condition AND-ed into WHERE, or as an "
-          "aggregated scalar subquery in the select list, WHERE or HAVING";
+          "as a [NOT] EXISTS or [NOT] IN condition AND-ed into WHERE, an EXISTS "
+          "correlated by one equality (anywhere), or an aggregated scalar subquery "
+          "in the select list, WHERE or HAVING";
     }
     return e;
   }

@@ -19,6 +19,9 @@ bool IsInnerRef(const std::vector<std::string>& path, const SourcePlan& inner);
 /// Whether `e` reads a column of the outer query / of the inner query.
 bool ReferencesOuter(const Expr& e, const SourcePlan& inner);
 bool ReferencesInner(const Expr& e, const SourcePlan& inner);
+/// Which side of `c` is the inner query's when `c` is `inner = outer` (either way
+/// round), else -1.
+int InnerSide(const Expr& c, const SourcePlan& inner);
 /// Whether `e` calls an aggregate function (by name, before binding).
 bool HasAggregateCall(const Expr& e);
 

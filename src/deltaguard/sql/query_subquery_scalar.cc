@@ -39,19 +39,6 @@ bool HasEmptyValue(const std::string& name) {
   return false;
 }
 
-// Which side of `c` is the inner query's when `c` is `inner = outer` (either way
-// round), else -1.
-int InnerSide(const Expr& c, const SourcePlan& inner) {
-  if (c.kind != ExprKind::kBinary || c.op != ExprOp::kEq) return -1;
-  for (int side = 0; side < 2; ++side) {
-    if (!ReferencesOuter(*c.children[side], inner) &&
-        !ReferencesInner(*c.children[1 - side], inner)) {
-      return side;
-    }
-  }
-  return -1;
-}
-
 // One correlated scalar subquery turned into a LEFT JOIN of `from` with the subquery
 // grouped by its correlated keys (as `alias`); `*value` is what the subquery stands for,
 // `*outer_exprs` the outer expressions it reads. `domain_from` is the outer query's own

@@ -186,6 +186,14 @@ SubqueryRunner DmlSubqueries(const SessionState& state, std::string_view op) {
   };
 }
 
+// UPDATE's and DELETE's WHERE, its correlated EXISTS of one equality correlation
+// (`EXISTS (SELECT 1 FROM s WHERE s.id = t.id)`) as the uncorrelated IN that means the
+// same (query_internal::CorrelatedExistsAsIn).
+Result<ExprRef> DmlWhere(const SessionState& state, const ExprRef& where) {
+  if (!query_internal::HasSubquery(where)) return where;
+  return query_internal::CorrelatedExistsAsIn(where, state.Query(), 0);
+}
+
 Result<StatementResult> ExecuteUpdate(SessionState& state, const UpdateStmt& stmt) {
   const std::string shown = stmt.table.ToString();
   DELTA_RETURN_IF_ERROR(RefuseView(state, stmt.table, "UPDATE"));
@@ -193,7 +201,7 @@ Result<StatementResult> ExecuteUpdate(SessionState& state, const UpdateStmt& stm
   UpdateSpec spec;
   spec.alias = stmt.alias.empty() ? DefaultAlias(stmt.table, "") : stmt.alias;
   spec.assignments = ToAssignments(stmt.assignments);
-  spec.where = stmt.where;
+  DELTA_ASSIGN_OR_RETURN(spec.where, DmlWhere(state, stmt.where));
   spec.subquery = DmlSubqueries(state, "UPDATE");
   auto updated = Update(state.options.fs, table.path, spec, state.options.settings);
   if (!updated) return NameTable(updated.error(), table, stmt.table);
@@ -217,7 +225,7 @@ Result<StatementResult> ExecuteDelete(SessionState& state, const DeleteStmt& stm
   DELTA_ASSIGN_OR_RETURN(ResolvedTable table, ResolveExisting(state, stmt.table));
   DeleteSpec spec;
   spec.alias = stmt.alias.empty() ? DefaultAlias(stmt.table, "") : stmt.alias;
-  spec.where = stmt.where;
+  DELTA_ASSIGN_OR_RETURN(spec.where, DmlWhere(state, stmt.where));
   spec.subquery = DmlSubqueries(state, "DELETE");
   auto deleted = Delete(state.options.fs, table.path, spec, state.options.settings);
   if (!deleted) return NameTable(deleted.error(), table, stmt.table);
