@@ -564,12 +564,8 @@ Result<QueryPlan> PlanQueryAt(const SelectStmt& query, const QueryContext& conte
   if (query.set_op) return PlanSetOperation(*query.set_op, context, depth);
   DELTA_ASSIGN_OR_RETURN(auto windows, ResolveNamedWindows(query));
   if (windows) return PlanQueryAt(*windows, context, options, depth);
-  DELTA_ASSIGN_OR_RETURN(auto joined, JoinWhereSubqueries(query, context, depth));
-  if (joined) return PlanQueryAt(*joined, context, options, depth);
-  DELTA_ASSIGN_OR_RETURN(auto scalars, JoinScalarSubqueries(query, context, depth));
-  if (scalars) return PlanQueryAt(*scalars, context, options, depth);
-  DELTA_ASSIGN_OR_RETURN(auto exists, ExistsAsInSubqueries(query, context, depth));
-  if (exists) return PlanQueryAt(*exists, context, options, depth);
+  DELTA_ASSIGN_OR_RETURN(auto rewritten, RewriteSubqueries(query, context, depth));
+  if (rewritten) return PlanQueryAt(*rewritten, context, options, depth);
   DELTA_ASSIGN_OR_RETURN(auto lifted, LiftSelectGenerators(query));
   if (lifted) return PlanQueryAt(*lifted, context, options, depth);
   DELTA_ASSIGN_OR_RETURN(SourcePlan src, PlanSource(query, context, options, depth));

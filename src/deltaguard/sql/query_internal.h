@@ -406,6 +406,11 @@ Result<ExprRef> CorrelatedExistsAsIn(const ExprRef& e, const QueryContext& conte
 Result<std::optional<SelectStmt>> ExistsAsInSubqueries(const SelectStmt& query,
                                                        const QueryContext& context,
                                                        int depth);
+/// The first of the rewrites above that applies (the planner plans its result again,
+/// so each applies in turn), nullopt when none does.
+Result<std::optional<SelectStmt>> RewriteSubqueries(const SelectStmt& query,
+                                                    const QueryContext& context,
+                                                    int depth);
 Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context,
                                    int depth);
 

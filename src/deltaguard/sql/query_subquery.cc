@@ -442,6 +442,16 @@ Result<std::optional<SelectStmt>> ExistsAsInSubqueries(const SelectStmt& query,
   return std::optional<SelectStmt>(std::move(out));
 }
 
+Result<std::optional<SelectStmt>> RewriteSubqueries(const SelectStmt& query,
+                                                    const QueryContext& context,
+                                                    int depth) {
+  DELTA_ASSIGN_OR_RETURN(auto joined, JoinWhereSubqueries(query, context, depth));
+  if (joined) return joined;
+  DELTA_ASSIGN_OR_RETURN(auto scalars, JoinScalarSubqueries(query, context, depth));
+  if (scalars) return scalars;
+  return ExistsAsInSubqueries(query, context, depth);
+}
+
 Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context,
                                    int depth) {
   auto plan = PlanQueryAt(QueryOf(node), context, {}, depth + 1);
