@@ -9,6 +9,12 @@ import deltaguard as dg
 from cli_helpers import run_cli
 
 
+def _cli_rows(statements, warehouse):
+    """The rows of the last statement as `deltaguard sql --format jsonl` prints them."""
+    cli = run_cli("sql", statements, "--warehouse", warehouse, "--format", "jsonl")
+    return [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+
+
 def test_sql_returns_arrow_and_matches_the_cli(tmp_path):
     wh = str(tmp_path / "wh")
     script = ("CREATE TABLE orders (id BIGINT, amount DECIMAL(10,2)) USING delta; "
@@ -16,8 +22,7 @@ def test_sql_returns_arrow_and_matches_the_cli(tmp_path):
     dg.sql(script, warehouse=wh)
     query = "SELECT id, amount * 2 AS double_amount FROM orders ORDER BY id"
     ours = dg.sql(query, warehouse=wh)
-    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
-    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    theirs = _cli_rows(query, wh)
     assert [r["id"] for r in ours.to_pylist()] == [r["id"] for r in theirs] == [1, 2]
     assert [str(r["double_amount"]) for r in ours.to_pylist()] == \
         [str(r["double_amount"]) for r in theirs]
@@ -76,8 +81,7 @@ def test_function_library_gives_the_cli_answers(tmp_path):
              "stddev_pop(x) AS sd, sort_array(collect_set(floor(x))) AS floors, "
              "md5(g) AS h FROM ev GROUP BY g ORDER BY g")
     ours = dg.sql(query, warehouse=wh).to_pylist()
-    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
-    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    theirs = _cli_rows(query, wh)
     assert ours == theirs
     assert ours[0] == {"g": "a", "names": "Hello World", "latest": None, "sd": 1.0,
                        "floors": [2, 4], "h": "0cc175b9c0f1b6a831c399e269772661"}
@@ -97,8 +101,7 @@ def test_maps_hashes_and_try_functions_give_the_cli_answers(tmp_path):
              "sum(k) OVER w AS run FROM VALUES (0, 'a'), (2, 'b') AS t(k, s) "
              "WINDOW w AS (ORDER BY k) ORDER BY k")
     ours = dg.sql(query, warehouse=wh).to_pylist()
-    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
-    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    theirs = _cli_rows(query, wh)
     assert ours == theirs
     assert ours[0]["q"] is None and ours[1]["q"] == 5.0
     assert ours[1]["f"] == "003.0|b" and ours[1]["run"] == 2
@@ -119,9 +122,7 @@ def test_queries_past_the_memory_limit_give_the_cli_answers(tmp_path):
     within = s.sql(query).to_pylist()
     s.sql("SET deltaguard.query.memoryLimit = 16k")
     past = s.sql(query).to_pylist()
-    cli = run_cli("sql", "SET deltaguard.query.memoryLimit = 16k; " + query,
-                  "--warehouse", wh, "--format", "jsonl")
-    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    theirs = _cli_rows("SET deltaguard.query.memoryLimit = 16k; " + query, wh)
     assert past == within == theirs[-1:]
     assert within == [{"n": 30000, "s": 449985000, "matched": 10000, "top": 300}]
     with pytest.raises(dg.InvalidInputError, match="byte count"):
@@ -137,8 +138,7 @@ def test_try_aggregates_and_str_to_map_give_the_cli_answers(tmp_path):
              "(1, 9223372036854775807L, 'a=1&b=2'), (1, 1L, 'b=3'), (2, 5L, 'c') "
              "AS t(k, x, p) GROUP BY k ORDER BY k")
     ours = dg.sql(query, warehouse=wh).to_pylist()
-    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
-    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    theirs = _cli_rows(query, wh)
     assert ours == theirs
     assert ours[0]["s"] is None and ours[0]["b"] == "3"
     assert ours[1] == {"k": 2, "s": 5, "a": 5.0, "b": None}
@@ -159,8 +159,7 @@ def test_correlated_scalar_subqueries_give_the_cli_answers(tmp_path):
              "HAVING count(*) >= (SELECT count(*) FROM o i WHERE i.cust = x.cust) "
              "ORDER BY cust")
     ours = dg.sql(query, warehouse=wh).to_pylist()
-    cli = run_cli("sql", query, "--warehouse", wh, "--format", "jsonl")
-    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    theirs = _cli_rows(query, wh)
     assert ours == theirs
     assert ours == [{"cust": 10, "total": 17, "above": 2, "next_total": 7},
                     {"cust": 20, "total": 7, "above": 1, "next_total": 1},
@@ -180,6 +179,5 @@ def test_delete_with_correlated_exists_matches_the_cli(tmp_path):
     dg.sql(delete, warehouse=py_wh)
     run_cli("sql", setup + "; " + delete, "--warehouse", cli_wh)
     ours = dg.sql(query, warehouse=py_wh).to_pylist()
-    cli = run_cli("sql", query, "--warehouse", cli_wh, "--format", "jsonl")
-    theirs = [json.loads(line) for line in cli.stdout.splitlines() if line.strip()]
+    theirs = _cli_rows(query, cli_wh)
     assert ours == theirs == [{"id": 2, "v": 20}, {"id": 4, "v": 40}]

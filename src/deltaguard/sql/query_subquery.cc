@@ -200,14 +200,8 @@ Result<std::optional<FromClause>> ConditionJoin(const FromClause& left, const Ex
     ExprRef match = Expr::Binary(ExprOp::kEq, x, value);
     if (negated) {
       // NOT IN: a subquery row equal to x, or any NULL, rules the row out.
-      auto is_null = [](const ExprRef& e) {
-        auto n = std::make_shared<Expr>();
-        n->kind = ExprKind::kIsNull;
-        n->children.push_back(e);
-        return ExprRef(n);
-      };
-      match = Expr::Binary(ExprOp::kOr, Expr::Binary(ExprOp::kOr, match, is_null(x)),
-                           is_null(value));
+      match = Expr::Binary(ExprOp::kOr, Expr::Binary(ExprOp::kOr, match, IsNullExpr(x)),
+                           IsNullExpr(value));
     }
     join->on = join->on == nullptr ? match : Expr::Binary(ExprOp::kAnd, join->on, match);
   }
@@ -284,6 +278,39 @@ int InnerSide(const Expr& c, const SourcePlan& inner) {
   return -1;
 }
 
+ExprRef SubqueryExpr(SelectRef query, std::string sql, SubqueryKind kind,
+                     int32_t position, ExprRef operand) {
+  auto node = std::make_shared<QuerySubquery>();
+  node->query = std::move(query);
+  node->sql = std::move(sql);
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kSubquery;
+  e->subquery_kind = kind;
+  e->subquery = std::move(node);
+  e->position = position;
+  if (operand != nullptr) e->children.push_back(std::move(operand));
+  return e;
+}
+
+ExprRef IsNullExpr(ExprRef e, bool negated) {
+  auto n = std::make_shared<Expr>();
+  n->kind = ExprKind::kIsNull;
+  n->negated = negated;
+  n->children.push_back(std::move(e));
+  return n;
+}
+
+// The names of the columns `e` reads (their last path part), in order, once each.
+void CollectColumnNames(const Expr& e, std::vector<std::string>* names) {
+  if (e.kind == ExprKind::kColumn && !e.path.empty()) {
+    if (std::find(names->begin(), names->end(), e.path.back()) == names->end()) {
+      names->push_back(e.path.back());
+    }
+    return;
+  }
+  for (const auto& c : e.children) CollectColumnNames(*c, names);
+}
+
 bool HasSubquery(const ExprRef& e) {
   if (e == nullptr) return false;
   if (e->kind == ExprKind::kSubquery) return true;
@@ -351,11 +378,7 @@ Result<ExprRef> ExistsAsIn(const Expr& node, const QueryContext& context, int de
   const Expr& c = *correlated[0];
   const int side = InnerSide(c, inner);
   if (side < 0 || HasAggregateCall(c)) return ExprRef();
-  auto is_null = std::make_shared<Expr>();
-  is_null->kind = ExprKind::kIsNull;
-  is_null->negated = true;
-  is_null->children.push_back(c.children[side]);
-  own.push_back(is_null);
+  own.push_back(IsNullExpr(c.children[side], /*negated=*/true));
   auto values = std::make_shared<SelectStmt>(sub);
   values->where = AndOf(own);
   values->items.clear();
@@ -363,24 +386,11 @@ Result<ExprRef> ExistsAsIn(const Expr& node, const QueryContext& context, int de
   SelectItem item;
   item.expr = c.children[side];
   values->items.push_back(std::move(item));
-  auto query = std::make_shared<QuerySubquery>();
-  query->query = values;
-  query->sql = node.subquery->text();
-  auto in = std::make_shared<Expr>();
-  in->kind = ExprKind::kSubquery;
-  in->subquery_kind = SubqueryKind::kIn;
-  in->subquery = query;
-  in->position = node.position;
-  in->children.push_back(c.children[1 - side]);
+  ExprRef in = SubqueryExpr(values, node.subquery->text(), SubqueryKind::kIn,
+                            node.position, c.children[1 - side]);
   // Spark names it after its outer references: exists(<outer columns>).
   std::vector<std::string> outer;
-  TransformExpr(c.children[1 - side], [&](const Expr& n) -> ExprRef {
-    if (n.kind == ExprKind::kColumn && !n.path.empty() &&
-        std::find(outer.begin(), outer.end(), n.path.back()) == outer.end()) {
-      outer.push_back(n.path.back());
-    }
-    return nullptr;
-  });
+  CollectColumnNames(*c.children[1 - side], &outer);
   *name = fmt::format("exists({})", fmt::join(outer, ", "));
   return Expr::Function("coalesce", {in, Expr::Bool(false)}, node.position);
 }

@@ -22,6 +22,14 @@ bool ReferencesInner(const Expr& e, const SourcePlan& inner);
 /// Which side of `c` is the inner query's when `c` is `inner = outer` (either way
 /// round), else -1.
 int InnerSide(const Expr& c, const SourcePlan& inner);
+/// A subquery node of `kind` over `query` (shown as `sql` in messages and names);
+/// `operand` is IN's left side.
+ExprRef SubqueryExpr(SelectRef query, std::string sql, SubqueryKind kind,
+                     int32_t position, ExprRef operand = nullptr);
+/// `e IS NULL` (`negated`: IS NOT NULL).
+ExprRef IsNullExpr(ExprRef e, bool negated = false);
+/// The names of the columns `e` reads (their last path part), in order, once each.
+void CollectColumnNames(const Expr& e, std::vector<std::string>* names);
 /// Whether `e` calls an aggregate function (by name, before binding).
 bool HasAggregateCall(const Expr& e);
 

@@ -17,17 +17,6 @@ namespace deltaguard::query_internal {
 
 namespace {
 
-// The names of the columns `e` reads (their last path part), in order, once each.
-void CollectColumnNames(const Expr& e, std::vector<std::string>* names) {
-  if (e.kind == ExprKind::kColumn && !e.path.empty()) {
-    if (std::find(names->begin(), names->end(), e.path.back()) == names->end()) {
-      names->push_back(e.path.back());
-    }
-    return;
-  }
-  for (const auto& c : e.children) CollectColumnNames(*c, names);
-}
-
 // Aggregates whose value over no rows is not NULL.
 bool HasEmptyValue(const std::string& name) {
   static const char* const kNames[] = {
@@ -168,18 +157,10 @@ Result<std::optional<FromClause>> ScalarJoin(
     empty->from = sub.from;
     empty->where = Expr::Bool(false);
     empty->items = {sub.items[0]};
-    auto query = std::make_shared<QuerySubquery>();
-    query->query = empty;
-    query->sql = node.subquery->text();
-    auto empty_value = std::make_shared<Expr>();
-    empty_value->kind = ExprKind::kSubquery;
-    empty_value->subquery_kind = SubqueryKind::kScalar;
-    empty_value->subquery = query;
-    empty_value->position = node.position;
-    auto unmatched = std::make_shared<Expr>();
-    unmatched->kind = ExprKind::kIsNull;
-    unmatched->children.push_back(Expr::Column({alias, "__k0"}));
-    result = Expr::Function("if", {unmatched, empty_value, result});
+    ExprRef empty_value =
+        SubqueryExpr(empty, node.subquery->text(), SubqueryKind::kScalar, node.position);
+    result = Expr::Function(
+        "if", {IsNullExpr(Expr::Column({alias, "__k0"})), empty_value, result});
   }
   *value = result;
   auto join = std::make_shared<JoinClause>();
