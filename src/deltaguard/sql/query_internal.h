@@ -383,6 +383,7 @@ Result<ReaderRef> SpilledWindowStage(HeldRows held, const std::vector<BoundExprR
 /// there are none to turn); and an uncorrelated subquery run for the binder
 /// (BindOptions::subquery).
 bool HasSubquery(const ExprRef& e);
+bool HasSubquery(const Expr& e);
 Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
                                                       const QueryContext& context,
                                                       int depth);

@@ -311,14 +311,15 @@ void CollectColumnNames(const Expr& e, std::vector<std::string>* names) {
   for (const auto& c : e.children) CollectColumnNames(*c, names);
 }
 
-bool HasSubquery(const ExprRef& e) {
-  if (e == nullptr) return false;
-  if (e->kind == ExprKind::kSubquery) return true;
-  for (const auto& c : e->children) {
-    if (HasSubquery(c)) return true;
+bool HasSubquery(const Expr& e) {
+  if (e.kind == ExprKind::kSubquery) return true;
+  for (const auto& c : e.children) {
+    if (HasSubquery(*c)) return true;
   }
   return false;
 }
+
+bool HasSubquery(const ExprRef& e) { return e != nullptr && HasSubquery(*e); }
 
 Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
                                                       const QueryContext& context,

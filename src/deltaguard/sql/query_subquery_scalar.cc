@@ -178,14 +178,6 @@ Result<std::optional<FromClause>> ScalarJoin(
   return std::optional<FromClause>(std::move(out));
 }
 
-bool HoldsSubquery(const Expr& e) {
-  if (e.kind == ExprKind::kSubquery) return true;
-  for (const auto& c : e.children) {
-    if (HoldsSubquery(*c)) return true;
-  }
-  return false;
-}
-
 // An aggregate call outside window functions: the query groups its rows.
 bool HasGroupAggregate(const Expr& e) {
   if (e.kind == ExprKind::kWindow) return false;
@@ -294,7 +286,7 @@ Result<std::optional<SelectStmt>> JoinScalarSubqueries(const SelectStmt& query,
                                                              Mode mode) {
     return TransformExpr(e, [&](const Expr& node) -> ExprRef {
       if (!failed) return nullptr;
-      if (mode != Mode::kRow && HoldsSubquery(node) &&
+      if (mode != Mode::kRow && HasSubquery(node) &&
           (node.kind == ExprKind::kWindow ||
            (node.kind == ExprKind::kFunction && IsAggregateName(node.text)))) {
         auto copy = std::make_shared<Expr>(node);
