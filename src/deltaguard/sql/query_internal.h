@@ -291,10 +291,20 @@ Result<ReaderRef> SortedReader(const std::shared_ptr<arrow::Table>& table,
                                std::optional<int64_t> limit,
                                const QueryMemoryRef& spilled);
 
-/// SortIndices for integer, date and timestamp keys without NULLs that pack into 128
-/// bits (query_sort.cc); null when the keys do not qualify.
+/// Where the sorted rows' keys change: `leading` starts where the first keys change
+/// (a window's partitions), `all` where any key does (its peer groups); each list ends
+/// with the row count.
+struct SortBoundaries {
+  std::vector<int64_t> leading;
+  std::vector<int64_t> all;
+};
+
+/// SortIndices for integer, date and timestamp keys whose value ranges pack into 128
+/// bits (query_sort_packed.cc); null when the keys do not qualify. With `boundaries`,
+/// also where the first `leading` keys and all keys change in the sorted order.
 Result<std::shared_ptr<arrow::Array>> PackedSortIndices(
-    const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys);
+    const std::shared_ptr<arrow::Table>& table, const std::vector<SortKeySpec>& keys,
+    int leading = 0, SortBoundaries* boundaries = nullptr);
 
 /// Three-way comparison of two non-null values of one Arrow type in Spark's order (NaN
 /// above every number); ComparatorFor names `what` when the type has no order.

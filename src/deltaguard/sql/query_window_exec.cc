@@ -72,16 +72,29 @@ Result<Layout> MakeLayout(const arrow::RecordBatch& batch, const WindowCall& cal
     order.push_back(std::move(k));
   }
   Layout out;
+  for (const auto& k : order) out.order_keys.push_back(k.array);
   if (keys.empty() || n <= 1) {
     out.own_rows.resize(static_cast<size_t>(n));
     std::iota(out.own_rows.begin(), out.own_rows.end(), 0);
     out.rows = {out.own_rows.data(), out.own_rows.size()};
   } else {
     auto table = arrow::Table::Make(arrow::schema(fields), columns, n);
-    DELTA_ASSIGN_OR_RETURN(out.indices, SortIndices(table, keys));
+    // Integer keys: the packed sort finds the partitions and peer groups from its
+    // codes, without reading the keys again.
+    SortBoundaries bounds;
+    DELTA_ASSIGN_OR_RETURN(
+        out.indices,
+        PackedSortIndices(table, keys, static_cast<int>(part.size()), &bounds));
+    if (out.indices != nullptr) {
+      out.partitions = std::move(bounds.leading);
+      out.peers = std::move(bounds.all);
+    } else {
+      DELTA_ASSIGN_OR_RETURN(out.indices, SortIndices(table, keys));
+    }
     // UInt64 indices below 2^63: the same bits as int64.
     const auto* idx = static_cast<const arrow::UInt64Array&>(*out.indices).raw_values();
     out.rows = {reinterpret_cast<const int64_t*>(idx), static_cast<size_t>(n)};
+    if (!out.partitions.empty()) return out;
     // Keys gathered in window order once (independent loads the CPU overlaps), then
     // compared neighbour to neighbour sequentially.
     for (auto* group : {&part, &order}) {
@@ -106,7 +119,6 @@ Result<Layout> MakeLayout(const arrow::RecordBatch& batch, const WindowCall& cal
   }
   out.partitions.push_back(n);
   out.peers.push_back(n);
-  for (auto& k : order) out.sorted_order_keys.push_back(std::move(k.array));
   return out;
 }
 

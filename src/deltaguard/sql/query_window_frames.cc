@@ -27,9 +27,10 @@ struct RangeKeys {
 
 Result<RangeKeys> MakeRangeKeys(const Layout& layout, const WindowCall& call) {
   RangeKeys out;
-  DELTA_ARROW_ASSIGN_OR_RETURN(
-      arrow::Datum d, arrow::compute::Cast(layout.sorted_order_keys[0], arrow::float64()),
-      ErrorCode::kInternal, "RANGE frame");
+  DELTA_ASSIGN_OR_RETURN(ArrayRef sorted, InWindowOrder(layout, layout.order_keys[0]));
+  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum d,
+                               arrow::compute::Cast(sorted, arrow::float64()),
+                               ErrorCode::kInternal, "RANGE frame");
   const ArrayRef array = d.make_array();
   const auto& values = static_cast<const arrow::DoubleArray&>(*array);
   const double sign = call.order_dirs[0].descending ? -1.0 : 1.0;
@@ -198,7 +199,11 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
   std::vector<int64_t> out_count(count ? n : 0);
   std::vector<Int128> out_exact(decimal || integer ? n : 0);
   std::vector<double> out_double(!count && !decimal && !integer ? n : 0);
-  std::vector<int64_t> out_n(n);
+  // One random store per row: the value (an average already divided), with `valid`
+  // (filled sequentially) cleared only for the rare empty frame, and the count kept
+  // only where a decimal average needs it.
+  std::vector<uint8_t> valid(count ? 0 : n, 1);
+  std::vector<int64_t> out_n(decimal && average ? n : 0);
   DELTA_RETURN_IF_ERROR(ForEachPosition(c.layout, [&](const Position& p) -> Status {
     if (p.ps != current_ps) {  // prefix sums of this partition, [0] = 0
       current_ps = p.ps;
@@ -232,26 +237,30 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
     const auto b = static_cast<size_t>(hi - p.ps);
     const int64_t row = rows[p.i];
     const int64_t cnt = c.args.empty() ? hi - lo : counts_prefix[b] - counts_prefix[a];
-    out_n[row] = cnt;
     if (count) {
       out_count[row] = cnt;
-    } else if (decimal || integer) {
+      return OkStatus();
+    }
+    if (cnt == 0) valid[row] = 0;  // sum of nothing is NULL
+    if (decimal || integer) {
       out_exact[row] = exact_prefix[b] - exact_prefix[a];
-    } else if (a == 0) {
-      out_double[row] = double_prefix[b];  // the running sum, added in frame order
+      if (average) out_n[row] = cnt;
+      return OkStatus();
+    }
+    double sum = 0;
+    if (a == 0) {
+      sum = double_prefix[b];  // the running sum, added in frame order
     } else {
-      double sum = 0;  // a sliding frame: added afresh, as Spark's sliding frames do
+      // A sliding frame: added afresh, as Spark's sliding frames do.
       const auto& dv = static_cast<const arrow::DoubleArray&>(*values);
       for (int64_t j = lo; j < hi; ++j) {
         if (valid_at(j)) sum += dv.Value(j);
       }
-      out_double[row] = sum;
     }
+    out_double[row] = average && cnt > 0 ? sum / static_cast<double>(cnt) : sum;
     return OkStatus();
   }));
   if (count) return BuildArray<arrow::Int64Builder>(out_count, nullptr, c.what);
-  std::vector<uint8_t> valid(n);
-  for (size_t r = 0; r < n; ++r) valid[r] = out_n[r] > 0;  // sum of nothing is NULL
   if (integer) {
     std::vector<int64_t> ints(n, 0);
     for (size_t r = 0; r < n; ++r) {
@@ -265,14 +274,7 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
     }
     return BuildArray<arrow::Int64Builder>(ints, &valid, c.what);
   }
-  if (!decimal) {
-    if (average) {
-      for (size_t r = 0; r < n; ++r) {
-        if (valid[r]) out_double[r] /= static_cast<double>(out_n[r]);
-      }
-    }
-    return BuildArray<arrow::DoubleBuilder>(out_double, &valid, c.what);
-  }
+  if (!decimal) return BuildArray<arrow::DoubleBuilder>(out_double, &valid, c.what);
   DELTA_ASSIGN_OR_RETURN(auto type, ToArrowType(*c.call.type));
   arrow::Decimal128Builder builder(type);
   const auto& in = static_cast<const DecimalType&>(*arg_type);
@@ -283,7 +285,7 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
     } else {
       DELTA_ASSIGN_OR_RETURN(
           Int128 v,
-          DecimalSumResult(out_exact[r], out_n[r], average, in,
+          DecimalSumResult(out_exact[r], average ? out_n[r] : 0, average, in,
                            static_cast<const DecimalType&>(*c.call.type), c.what));
       st = builder.Append(ToArrowDecimal(v));
     }

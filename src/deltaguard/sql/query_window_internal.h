@@ -33,7 +33,7 @@ struct Layout {
   std::shared_ptr<arrow::Array> indices;  ///< `rows` for Take; null: input order
   std::vector<int64_t> partitions;
   std::vector<int64_t> peers;
-  std::vector<ArrayRef> sorted_order_keys;  ///< evaluated, in window order
+  std::vector<ArrayRef> order_keys;  ///< evaluated, in input order
 };
 
 // One sorted position: its partition [ps, pe), its peer group [gs, ge), and the
