@@ -465,6 +465,15 @@ Result<QueryPlan> SelectPlanner::Plan() {
     }
   }
 
+  // Input columns read after the window stage (ComputeWindows may drop the rest).
+  std::vector<std::string> after_windows;
+  auto read_after = [&](const BoundExprRef& b) {
+    if (b == nullptr) return;
+    for (const auto& path : ReferencedColumns(*b)) after_windows.push_back(path[0]);
+  };
+  read_after(qualify);
+  for (const auto& o : outputs) read_after(o.expr);
+
   QueryPlan plan;
   plan.schema = std::make_shared<StructType>(std::move(fields));
   plan.arrow_schema = visible_schema;
@@ -509,7 +518,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
           DELTA_ASSIGN_OR_RETURN(rows, FilterProject(rows, having, {}, nullptr, e));
         }
         if (rows == nullptr) return rows;
-        DELTA_ASSIGN_OR_RETURN(rows, ComputeWindows(rows, calls, e));
+        DELTA_ASSIGN_OR_RETURN(rows, ComputeWindows(rows, calls, e, &after_windows));
         return FilterProject(rows, qualify, outputs, full_schema, e);
       };
       BatchRef rows;

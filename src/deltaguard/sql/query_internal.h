@@ -295,6 +295,7 @@ Result<ReaderRef> SortedReader(const std::shared_ptr<arrow::Table>& table,
 /// (a window's partitions), `all` where any key does (its peer groups); each list ends
 /// with the row count.
 struct SortBoundaries {
+  bool want_all = true;  ///< input: whether to find `all`
   std::vector<int64_t> leading;
   std::vector<int64_t> all;
 };
@@ -372,10 +373,14 @@ Result<ExprRef> MapWindowSpec(const ExprRef& window,
 /// Binds a kWindow expression over `input`; errors as Spark's analyzer.
 Result<WindowCall> BindWindow(const Expr& window, const StructType& input,
                               const BindOptions& bind);
-/// `rows` with one more column per call (WindowColumnName(i)), in the same row order.
+/// `rows` with one more column per call (WindowColumnName(i)), in the same row order;
+/// or, given `keep` (the input columns read after the stage) when the calls share one
+/// sorted window and `keep` names no more columns than there are calls, the `keep`
+/// columns and the calls' columns in window order, as Spark's Window emits its rows.
 Result<BatchRef> ComputeWindows(const BatchRef& rows,
                                 const std::vector<WindowCall>& calls,
-                                const EvalOptions& eval);
+                                const EvalOptions& eval,
+                                const std::vector<std::string>* keep = nullptr);
 
 /// Past the memory limit (query_window_spill.cc): the PARTITION BY expressions every
 /// call shares (empty when they share none: the stage then holds its input whole), and

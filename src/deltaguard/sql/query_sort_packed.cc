@@ -12,6 +12,7 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -282,6 +283,18 @@ std::vector<int64_t> Starts(const std::vector<E>& e, const Traits& t, int low_bi
   return out;
 }
 
+// A buffer over the first `size` bytes of a vector it owns.
+template <typename E>
+class VectorBuffer final : public arrow::Buffer {
+ public:
+  VectorBuffer(std::vector<E> v, int64_t size)
+      : arrow::Buffer(reinterpret_cast<const uint8_t*>(v.data()), size),
+        vector_(std::move(v)) {}
+
+ private:
+  std::vector<E> vector_;
+};
+
 template <typename E>
 std::shared_ptr<arrow::Array> PackAndSort(const std::vector<KeyCode>& codes, int64_t n,
                                           const Traits& t, int leading,
@@ -303,13 +316,18 @@ std::shared_ptr<arrow::Array> PackAndSort(const std::vector<KeyCode>& codes, int
   SortBothCores(&entries);
   if (boundaries != nullptr) {
     boundaries->leading = Starts(entries, t, leading_low);
-    boundaries->all = Starts(entries, t, 0);
+    if (boundaries->want_all) boundaries->all = Starts(entries, t, 0);
   }
-  std::vector<uint64_t> rows(static_cast<size_t>(n));
-  for (size_t i = 0; i < rows.size(); ++i) rows[i] = t.Row(entries[i]);
-  entries = {};
-  return std::make_shared<arrow::UInt64Array>(n,
-                                              arrow::Buffer::FromVector(std::move(rows)));
+  // The row numbers overwrite the sorted entries from the front (row i lands in bytes
+  // [8i, 8i + 8), inside entries already read), so no second array is touched; the
+  // buffer keeps the entries' memory.
+  auto* bytes = reinterpret_cast<unsigned char*>(entries.data());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const uint64_t row = t.Row(entries[i]);
+    std::memcpy(bytes + i * sizeof(uint64_t), &row, sizeof(row));
+  }
+  auto buffer = std::make_shared<VectorBuffer<E>>(std::move(entries), n * 8);
+  return std::make_shared<arrow::UInt64Array>(n, std::move(buffer));
 }
 
 }  // namespace

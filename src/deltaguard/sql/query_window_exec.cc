@@ -22,6 +22,7 @@
 #include "deltaguard/arrow/schema.h"
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/sql/query_window_internal.h"
+#include "deltaguard/util/string_util.h"
 
 namespace deltaguard::query_internal {
 
@@ -48,7 +49,7 @@ Result<KeyColumn> EvaluateKey(const BoundExpr& e, const arrow::RecordBatch& batc
 }
 
 Result<Layout> MakeLayout(const arrow::RecordBatch& batch, const WindowCall& call,
-                          const EvalOptions& eval) {
+                          bool need_peers, const EvalOptions& eval) {
   const int64_t n = batch.num_rows();
   std::vector<KeyColumn> part;
   std::vector<KeyColumn> order;
@@ -82,6 +83,7 @@ Result<Layout> MakeLayout(const arrow::RecordBatch& batch, const WindowCall& cal
     // Integer keys: the packed sort finds the partitions and peer groups from its
     // codes, without reading the keys again.
     SortBoundaries bounds;
+    bounds.want_all = need_peers;
     DELTA_ASSIGN_OR_RETURN(
         out.indices,
         PackedSortIndices(table, keys, static_cast<int>(part.size()), &bounds));
@@ -104,22 +106,32 @@ Result<Layout> MakeLayout(const arrow::RecordBatch& batch, const WindowCall& cal
     }
   }
   out.partitions.reserve(static_cast<size_t>(n) + 1);  // untouched pages cost nothing
-  out.peers.reserve(static_cast<size_t>(n) + 1);
+  if (need_peers) out.peers.reserve(static_cast<size_t>(n) + 1);
   for (int64_t i = 0; i < n; ++i) {
     bool new_partition = i == 0;
     for (size_t k = 0; k < part.size() && !new_partition; ++k) {
       new_partition = !SameKey(part[k], i - 1, i);
     }
+    if (new_partition) out.partitions.push_back(i);
+    if (!need_peers) continue;
     bool new_peer = new_partition;
     for (size_t k = 0; k < order.size() && !new_peer; ++k) {
       new_peer = !SameKey(order[k], i - 1, i);
     }
-    if (new_partition) out.partitions.push_back(i);
     if (new_peer) out.peers.push_back(i);
   }
   out.partitions.push_back(n);
-  out.peers.push_back(n);
+  if (need_peers) out.peers.push_back(n);
   return out;
+}
+
+// Whether the call reads peer groups (rows equal on every ORDER BY key).
+bool NeedsPeers(const WindowCall& call) {
+  const std::string& fn = call.name;
+  if (fn == "rank" || fn == "dense_rank" || fn == "percent_rank" || fn == "cume_dist") {
+    return true;
+  }
+  return !IsRankingWindowFunction(fn) && !call.frame.rows;
 }
 
 bool SameWindow(const WindowCall& a, const WindowCall& b) {
@@ -145,7 +157,7 @@ Result<ArrayRef> Ranking(const CallContext& c) {
   std::vector<double> doubles;
   if (fn == "percent_rank" || fn == "cume_dist") doubles.resize(ints.size());
   DELTA_RETURN_IF_ERROR(ForEachPosition(c.layout, [&](const Position& p) -> Status {
-    const int64_t row = c.layout.rows[p.i];
+    const int64_t row = c.layout.Slot(p.i);
     const int64_t size = p.pe - p.ps;
     if (fn == "row_number") {
       ints[row] = static_cast<int32_t>(p.i - p.ps + 1);
@@ -171,8 +183,10 @@ Result<ArrayRef> Ranking(const CallContext& c) {
     }
     return OkStatus();
   }));
-  if (!doubles.empty()) return BuildArray<arrow::DoubleBuilder>(doubles, nullptr, c.what);
-  return BuildArray<arrow::Int32Builder>(ints, nullptr, c.what);
+  if (!doubles.empty()) {
+    return VectorArray<arrow::DoubleType>(std::move(doubles), nullptr, c.what);
+  }
+  return VectorArray<arrow::Int32Type>(std::move(ints), nullptr, c.what);
 }
 
 // lag/lead: the value `offset` rows before/after in the partition, else the default.
@@ -184,7 +198,7 @@ Result<ArrayRef> Offset(const CallContext& c) {
   std::vector<int64_t> non_null;  // IGNORE NULLS: positions of non-NULL values
   int64_t current_ps = -1;
   DELTA_RETURN_IF_ERROR(ForEachPosition(c.layout, [&](const Position& p) -> Status {
-    const int64_t row = c.layout.rows[p.i];
+    const int64_t row = c.layout.Slot(p.i);
     int64_t target = -1;
     if (!c.call.ignore_nulls) {
       if (p.i + step >= p.ps && p.i + step < p.pe) target = p.i + step;
@@ -218,8 +232,12 @@ Result<ArrayRef> Offset(const CallContext& c) {
   if (c.args.size() < 3) return taken;
   DELTA_ASSIGN_OR_RETURN(
       ArrayRef mask, (BuildArray<arrow::BooleanBuilder>(use_default, nullptr, c.what)));
+  ArrayRef fallback = c.args[2];  // input order, like the results unless in window order
+  if (c.layout.window_order) {
+    DELTA_ASSIGN_OR_RETURN(fallback, InWindowOrder(c.layout, fallback));
+  }
   DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum out,
-                               arrow::compute::IfElse(mask, c.args[2], taken),
+                               arrow::compute::IfElse(mask, fallback, taken),
                                ErrorCode::kInternal, c.what);
   return out.make_array();
 }
@@ -258,7 +276,8 @@ Result<ArrayRef> Gather(const ArrayRef& source, const std::vector<int64_t>& inde
 
 Result<BatchRef> ComputeWindows(const BatchRef& rows,
                                 const std::vector<WindowCall>& calls,
-                                const EvalOptions& eval) {
+                                const EvalOptions& eval,
+                                const std::vector<std::string>* keep) {
   std::vector<Layout> layouts;
   std::vector<size_t> layout_of;  // per call
   for (size_t i = 0; i < calls.size(); ++i) {
@@ -268,11 +287,39 @@ Result<BatchRef> ComputeWindows(const BatchRef& rows,
       layout_of.push_back(layout_of[j]);
       continue;
     }
-    DELTA_ASSIGN_OR_RETURN(Layout layout, MakeLayout(*rows, calls[i], eval));
+    bool need_peers = false;
+    for (const auto& other : calls) {
+      need_peers = need_peers || (SameWindow(calls[i], other) && NeedsPeers(other));
+    }
+    DELTA_ASSIGN_OR_RETURN(Layout layout, MakeLayout(*rows, calls[i], need_peers, eval));
     layout_of.push_back(layouts.size());
     layouts.push_back(std::move(layout));
   }
   BatchRef out = rows;
+  if (keep != nullptr && layouts.size() == 1 && layouts[0].indices != nullptr) {
+    // Few columns read on: taking them into window order costs less than storing
+    // each result at its input position, so results are written in order.
+    std::vector<int> kept;
+    for (int c = 0; c < rows->num_columns(); ++c) {
+      bool named = false;
+      for (const auto& k : *keep) {
+        named = named || EqualsIgnoreCase(k, rows->schema()->field(c)->name());
+      }
+      if (named) kept.push_back(c);
+    }
+    if (kept.size() <= calls.size()) {
+      layouts[0].window_order = true;
+      std::vector<std::shared_ptr<arrow::Field>> fields;
+      std::vector<ArrayRef> columns;
+      for (int c : kept) {
+        fields.push_back(rows->schema()->field(c));
+        DELTA_ASSIGN_OR_RETURN(ArrayRef v, InWindowOrder(layouts[0], rows->column(c)));
+        columns.push_back(std::move(v));
+      }
+      out = arrow::RecordBatch::Make(arrow::schema(std::move(fields)), rows->num_rows(),
+                                     std::move(columns));
+    }
+  }
   for (size_t i = 0; i < calls.size(); ++i) {
     DELTA_ASSIGN_OR_RETURN(ArrayRef column,
                            ComputeCall(calls[i], layouts[layout_of[i]], *rows, eval));

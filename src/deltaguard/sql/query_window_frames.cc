@@ -154,7 +154,7 @@ Result<ArrayRef> PickInFrame(const CallContext& c, const FrameFinder& frames) {
         if (!c.call.ignore_nulls || values.IsValid(rows[j])) pick = rows[j];
       }
     }
-    source[rows[p.i]] = pick;
+    source[c.layout.Slot(p.i)] = pick;
     return OkStatus();
   }));
   return Gather(c.args[0], source, c.what);
@@ -190,7 +190,6 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
     }
     return true;
   };
-  const auto& rows = c.layout.rows;
   std::vector<int64_t> counts_prefix;
   std::vector<Int128> exact_prefix;
   std::vector<double> double_prefix;
@@ -235,7 +234,7 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
     auto [lo, hi] = frames.Of(p);
     const auto a = static_cast<size_t>(lo - p.ps);
     const auto b = static_cast<size_t>(hi - p.ps);
-    const int64_t row = rows[p.i];
+    const int64_t row = c.layout.Slot(p.i);
     const int64_t cnt = c.args.empty() ? hi - lo : counts_prefix[b] - counts_prefix[a];
     if (count) {
       out_count[row] = cnt;
@@ -260,7 +259,7 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
     out_double[row] = average && cnt > 0 ? sum / static_cast<double>(cnt) : sum;
     return OkStatus();
   }));
-  if (count) return BuildArray<arrow::Int64Builder>(out_count, nullptr, c.what);
+  if (count) return VectorArray<arrow::Int64Type>(std::move(out_count), nullptr, c.what);
   if (integer) {
     std::vector<int64_t> ints(n, 0);
     for (size_t r = 0; r < n; ++r) {
@@ -272,9 +271,11 @@ Result<ArrayRef> SumInFrame(const CallContext& c, const FrameFinder& frames) {
       }
       ints[r] = static_cast<int64_t>(out_exact[r]);
     }
-    return BuildArray<arrow::Int64Builder>(ints, &valid, c.what);
+    return VectorArray<arrow::Int64Type>(std::move(ints), &valid, c.what);
   }
-  if (!decimal) return BuildArray<arrow::DoubleBuilder>(out_double, &valid, c.what);
+  if (!decimal) {
+    return VectorArray<arrow::DoubleType>(std::move(out_double), &valid, c.what);
+  }
   DELTA_ASSIGN_OR_RETURN(auto type, ToArrowType(*c.call.type));
   arrow::Decimal128Builder builder(type);
   const auto& in = static_cast<const DecimalType&>(*arg_type);
@@ -326,7 +327,7 @@ Result<ArrayRef> LibraryInFrame(const CallContext& c, const FrameFinder& frames)
       // An empty frame still makes its group (the aggregate of no rows).
       DELTA_RETURN_IF_ERROR(acc->Consume(slice, ids.data(), len, groups));
     }
-    group_of[static_cast<size_t>(c.layout.rows[p.i])] = groups - 1;
+    group_of[static_cast<size_t>(c.layout.Slot(p.i))] = groups - 1;
     return OkStatus();
   }));
   DELTA_ASSIGN_OR_RETURN(ArrayRef per_group, acc->Finish(groups));

@@ -32,8 +32,15 @@ struct Layout {
   std::vector<int64_t> own_rows;          ///< input order, when nothing is sorted
   std::shared_ptr<arrow::Array> indices;  ///< `rows` for Take; null: input order
   std::vector<int64_t> partitions;
+  /// Empty when no call over the layout reads peer groups (row_number, lag/lead,
+  /// ntile and ROWS frames): each partition is then walked as one group.
   std::vector<int64_t> peers;
   std::vector<ArrayRef> order_keys;  ///< evaluated, in input order
+  /// Results in window order (the stage then emits its rows in that order) instead
+  /// of at each row's input position.
+  bool window_order = false;
+  /// Where the result of window position i goes.
+  int64_t Slot(int64_t i) const { return window_order ? i : rows[i]; }
 };
 
 // One sorted position: its partition [ps, pe), its peer group [gs, ge), and the
@@ -44,19 +51,17 @@ struct Position {
 
 template <typename Fn>
 Status ForEachPosition(const Layout& layout, Fn&& fn) {
+  const std::vector<int64_t>& peers =
+      layout.peers.empty() ? layout.partitions : layout.peers;
   size_t g = 0;
   for (size_t p = 0; p + 1 < layout.partitions.size(); ++p) {
     const int64_t ps = layout.partitions[p];
     const int64_t pe = layout.partitions[p + 1];
     const size_t first_peer = g;
     for (int64_t i = ps; i < pe; ++i) {
-      if (layout.peers[g + 1] <= i) ++g;
-      Position pos{i,
-                   ps,
-                   pe,
-                   layout.peers[g],
-                   layout.peers[g + 1],
-                   static_cast<int64_t>(g - first_peer)};
+      if (peers[g + 1] <= i) ++g;
+      Position pos{i,        ps,           pe,
+                   peers[g], peers[g + 1], static_cast<int64_t>(g - first_peer)};
       DELTA_RETURN_IF_ERROR(fn(pos));
     }
     ++g;  // the next partition starts a peer group
@@ -91,6 +96,32 @@ Result<ArrayRef> BuildArray(const std::vector<T>& values,
   DELTA_ARROW_ASSIGN_OR_RETURN(ArrayRef out, builder.Finish(), ErrorCode::kInternal,
                                what);
   return out;
+}
+
+// A numeric output column over the vector's own memory (no copy); `valid` (one byte
+// per row, null: every row valid) becomes its validity bitmap.
+template <typename ArrowType, typename T>
+Result<ArrayRef> VectorArray(std::vector<T>&& values, const std::vector<uint8_t>* valid,
+                             const std::string& what) {
+  static_assert(sizeof(T) == sizeof(typename ArrowType::c_type));
+  const auto n = static_cast<int64_t>(values.size());
+  std::shared_ptr<arrow::Buffer> bitmap;
+  int64_t nulls = 0;
+  if (valid != nullptr) {
+    for (uint8_t v : *valid) nulls += v == 0 ? 1 : 0;
+  }
+  if (nulls > 0) {
+    DELTA_ARROW_ASSIGN_OR_RETURN(bitmap, arrow::AllocateEmptyBitmap(n),
+                                 ErrorCode::kInternal, what);
+    uint8_t* bits = bitmap->mutable_data();
+    for (int64_t i = 0; i < n; ++i) {
+      if ((*valid)[static_cast<size_t>(i)] != 0) arrow::bit_util::SetBit(bits, i);
+    }
+  }
+  auto data = arrow::ArrayData::Make(
+      arrow::TypeTraits<ArrowType>::type_singleton(), n,
+      {std::move(bitmap), arrow::Buffer::FromVector(std::move(values))}, nulls);
+  return arrow::MakeArray(data);
 }
 
 /// count/sum/avg/min/max, first/last/nth_value and any_value over each row's frame
