@@ -166,6 +166,27 @@ def test_correlated_scalar_subqueries_give_the_cli_answers(tmp_path):
                     {"cust": 30, "total": 1, "above": 3, "next_total": 0}]
 
 
+def test_exists_of_several_correlations_gives_the_cli_answers(tmp_path):
+    """A correlated EXISTS of two conditions (one not an equality) in the select
+    list and under OR answers the same from Python and the CLI: TRUE or FALSE, never
+    NULL, named exists(<outer columns>) as Spark names it."""
+    wh = str(tmp_path / "wh")
+    dg.sql("CREATE TABLE o (id INT, cust INT, amount INT); "
+           "CREATE TABLE c (cust INT, since INT); "
+           "INSERT INTO o VALUES (1, 10, 5), (2, 20, 7), (3, NULL, 9), (4, 10, 12); "
+           "INSERT INTO c VALUES (10, 6), (20, 9)", warehouse=wh)
+    query = ("SELECT id, EXISTS (SELECT 1 FROM c WHERE c.cust = o.cust "
+             "AND c.since < o.amount) FROM o WHERE id > 3 OR EXISTS "
+             "(SELECT 1 FROM c WHERE c.cust = o.cust AND c.since > o.amount) "
+             "ORDER BY id")
+    ours = dg.sql(query, warehouse=wh).to_pylist()
+    theirs = _cli_rows(query, wh)
+    assert ours == theirs
+    assert ours == [{"id": 1, "exists(cust, amount)": False},
+                    {"id": 2, "exists(cust, amount)": False},
+                    {"id": 4, "exists(cust, amount)": True}]
+
+
 def test_delete_with_correlated_exists_matches_the_cli(tmp_path):
     """DELETE ... WHERE NOT EXISTS (correlated by one equality) removes the same rows
     from Python as from the CLI (each on its own copy of the table)."""

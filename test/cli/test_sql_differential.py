@@ -273,6 +273,11 @@ QUERIES = [
     "NOT EXISTS (SELECT 1 FROM {c} y WHERE y.id = x.id) AS nc FROM {a} x",
     "SELECT grp, count(*) AS n FROM {w} o GROUP BY grp "
     "HAVING EXISTS (SELECT 1 FROM {w} i WHERE i.grp = o.grp AND i.v > 6)",
+    # any other correlated EXISTS there: (SELECT count(*) ...) > 0
+    "SELECT id, EXISTS (SELECT 1 FROM {b} y WHERE y.name = x.name AND y.amount < "
+    "x.amount) FROM {a} x",
+    "SELECT grp, v FROM {w} o WHERE v < 2 OR NOT EXISTS (SELECT 1 FROM {w} i "
+    "WHERE i.grp = o.grp AND i.v > o.v)",
     # the function library (docs/sql.md "Functions"): values, NULLs, and the column
     # names Spark gives unaliased calls
 

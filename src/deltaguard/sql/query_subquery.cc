@@ -15,7 +15,8 @@
 //    equalities; in the select list or HAVING of an aggregate query it may read only
 //    grouping expressions of the outer row, and its value becomes a grouping key.
 //  - Any other EXISTS correlated by one equality (under OR, in the select list or
-//    HAVING, in UPDATE/DELETE) becomes the uncorrelated IN it means (ExistsAsIn).
+//    HAVING, in UPDATE/DELETE) becomes the uncorrelated IN it means (ExistsAsIn); with
+//    any other correlation, the correlated scalar `(SELECT count(*) ...) > 0`.
 //  - Every other subquery must be uncorrelated: it runs once, while the outer query is
 //    bound, and stands for its value (scalar), a BOOLEAN (EXISTS) or its values (IN).
 
@@ -362,6 +363,36 @@ namespace {
 // when a row matches, FALSE otherwise, also for a NULL o.k (EXISTS is never NULL).
 // nullptr when the EXISTS is not of that shape (one equality correlation, a plain
 // subquery).
+// Any other correlation (several conditions, or not an equality): EXISTS is
+// `(SELECT count(*) ...) > 0`, a correlated scalar subquery (query_subquery_scalar.cc)
+// whose value for an outer row without subquery rows is 0, so the result is TRUE or
+// FALSE, never NULL, as EXISTS. Named exists(<outer columns>) as Spark.
+ExprRef ExistsAsCount(const Expr& node, const SelectStmt& sub,
+                      const std::vector<ExprRef>& correlated, const SourcePlan& inner,
+                      std::string* name) {
+  auto counted = std::make_shared<SelectStmt>(sub);
+  counted->items.clear();
+  counted->order_by.clear();
+  auto count = std::make_shared<Expr>(*Expr::Function("count", {}, node.position));
+  count->star = true;
+  SelectItem item;
+  item.expr = count;
+  counted->items.push_back(std::move(item));
+  ExprRef value =
+      SubqueryExpr(counted, node.subquery->text(), SubqueryKind::kScalar, node.position);
+  std::vector<std::string> outer;
+  for (const auto& c : correlated) {
+    TransformExpr(c, [&](const Expr& e) -> ExprRef {
+      if (e.kind == ExprKind::kColumn && !IsInnerRef(e.path, inner)) {
+        CollectColumnNames(e, &outer);
+      }
+      return nullptr;
+    });
+  }
+  *name = fmt::format("exists({})", fmt::join(outer, ", "));
+  return Expr::Binary(ExprOp::kGt, value, Expr::Int(0), node.position);
+}
+
 Result<ExprRef> ExistsAsIn(const Expr& node, const QueryContext& context, int depth,
                            std::string* name) {
   const SelectStmt& sub = QueryOf(node);
@@ -375,10 +406,13 @@ Result<ExprRef> ExistsAsIn(const Expr& node, const QueryContext& context, int de
   std::vector<ExprRef> parts, own, correlated;
   SplitConjuncts(sub.where, &parts);
   for (auto& p : parts) (ReferencesOuter(*p, inner) ? correlated : own).push_back(p);
-  if (correlated.size() != 1) return ExprRef();
+  if (correlated.empty()) return ExprRef();
+  for (const auto& c : correlated) {
+    if (HasAggregateCall(*c)) return ExprRef();
+  }
+  const int side = correlated.size() == 1 ? InnerSide(*correlated[0], inner) : -1;
+  if (side < 0) return ExistsAsCount(node, sub, correlated, inner, name);
   const Expr& c = *correlated[0];
-  const int side = InnerSide(c, inner);
-  if (side < 0 || HasAggregateCall(c)) return ExprRef();
   own.push_back(IsNullExpr(c.children[side], /*negated=*/true));
   auto values = std::make_shared<SelectStmt>(sub);
   values->where = AndOf(own);
@@ -473,7 +507,8 @@ Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context
       e.message +=
           "; a subquery that refers to the outer query (correlated) runs only "
           "as a [NOT] EXISTS or [NOT] IN condition AND-ed into WHERE, an EXISTS "
-          "correlated by one equality (anywhere), or an aggregated scalar subquery "
+          "(anywhere outside UPDATE/DELETE; of one equality there too), or an aggregated "
+          "scalar subquery "
           "in the select list, WHERE or HAVING";
     }
     return e;
