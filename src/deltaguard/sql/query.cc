@@ -442,15 +442,7 @@ Result<QueryPlan> SelectPlanner::Plan() {
 
   // Columns the source must produce.
   std::vector<std::string> needed;
-  auto need = [&](const BoundExprRef& b) {
-    if (b == nullptr) return;
-    for (const auto& path : ReferencedColumns(*b)) {
-      if (IsWindowColumnName(path[0])) continue;
-      bool seen = false;
-      for (const auto& n : needed) seen = seen || EqualsIgnoreCase(n, path[0]);
-      if (!seen) needed.push_back(path[0]);
-    }
-  };
+  auto need = [&](const BoundExprRef& b) { AddColumnsRead(b, &needed); };
   need(where);
   if (aggregate) {
     for (const auto& k : spec.keys) need(k);
@@ -464,15 +456,10 @@ Result<QueryPlan> SelectPlanner::Plan() {
       }
     }
   }
-
   // Input columns read after the window stage (ComputeWindows may drop the rest).
   std::vector<std::string> after_windows;
-  auto read_after = [&](const BoundExprRef& b) {
-    if (b == nullptr) return;
-    for (const auto& path : ReferencedColumns(*b)) after_windows.push_back(path[0]);
-  };
-  read_after(qualify);
-  for (const auto& o : outputs) read_after(o.expr);
+  AddColumnsRead(qualify, &after_windows);
+  for (const auto& o : outputs) AddColumnsRead(o.expr, &after_windows);
 
   QueryPlan plan;
   plan.schema = std::make_shared<StructType>(std::move(fields));

@@ -361,6 +361,9 @@ Result<std::optional<SelectStmt>> ResolveNamedWindows(const SelectStmt& query);
 /// name is one.
 std::string WindowColumnName(size_t i);
 bool IsWindowColumnName(std::string_view name);
+/// Adds the top-level input columns `b` reads (not window columns) to `names`, once
+/// each (case-insensitively); a null `b` reads none.
+void AddColumnsRead(const BoundExprRef& b, std::vector<std::string>* names);
 /// Functions whose result depends only on positions in the ordered partition: they
 /// need ORDER BY and take no frame.
 bool IsRankingWindowFunction(std::string_view name);

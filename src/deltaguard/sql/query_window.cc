@@ -303,6 +303,16 @@ bool IsWindowColumnName(std::string_view name) {
   return true;
 }
 
+void AddColumnsRead(const BoundExprRef& b, std::vector<std::string>* names) {
+  if (b == nullptr) return;
+  for (const auto& path : ReferencedColumns(*b)) {
+    if (IsWindowColumnName(path[0])) continue;
+    bool seen = false;
+    for (const auto& n : *names) seen = seen || EqualsIgnoreCase(n, path[0]);
+    if (!seen) names->push_back(path[0]);
+  }
+}
+
 bool IsRankingWindowFunction(std::string_view name) {
   static constexpr std::string_view kNames[] = {"row_number",   "rank",      "dense_rank",
                                                 "percent_rank", "cume_dist", "ntile",
