@@ -218,9 +218,30 @@ Result<OpenedInput> OpenParquet(const std::string& path, const InputOptions& opt
   }
   std::shared_ptr<parquet::arrow::FileReader> reader = std::move(*opened);
   std::string context = fmt::format("cannot read Parquet file '{}'", path);
-  // Row group by row group: the reader decodes one row group's columns at a time.
+  // Row group by row group: the reader decodes one row group's columns at a time, only
+  // the columns a query reads.
+  std::optional<std::vector<int>> fields;
+  if (options.columns) {
+    std::shared_ptr<arrow::Schema> schema;
+    DELTA_ARROW_RETURN_NOT_OK(reader->GetSchema(&schema), ErrorCode::kCorruptData,
+                              context);
+    fields = InputColumns(*schema, *options.columns);
+  }
+  arrow::Result<std::unique_ptr<arrow::RecordBatchReader>> opened_batches;
+  if (fields) {
+    std::vector<int> leaves;
+    for (const int f : *fields) {
+      CollectParquetLeaves(reader->manifest().schema_fields[static_cast<size_t>(f)],
+                           &leaves);
+    }
+    std::vector<int> row_groups(static_cast<size_t>(reader->num_row_groups()));
+    for (size_t g = 0; g < row_groups.size(); ++g) row_groups[g] = static_cast<int>(g);
+    opened_batches = reader->GetRecordBatchReader(row_groups, leaves);
+  } else {
+    opened_batches = reader->GetRecordBatchReader();
+  }
   DELTA_ARROW_ASSIGN_OR_RETURN(std::shared_ptr<arrow::RecordBatchReader> batches,
-                               reader->GetRecordBatchReader(), ErrorCode::kCorruptData,
+                               std::move(opened_batches), ErrorCode::kCorruptData,
                                context);
   OpenedInput out;
   out.schema = batches->schema();
@@ -453,6 +474,23 @@ Result<InputFile> InspectInput(const std::string& path, const InputOptions& opti
   return InputFile{path, format, std::move(opened.schema)};
 }
 
+std::optional<std::vector<int>> InputColumns(const arrow::Schema& schema,
+                                             const std::vector<std::string>& names) {
+  std::vector<int> fields;
+  for (const auto& name : names) {
+    int at = -1;
+    for (int i = 0; i < schema.num_fields() && at < 0; ++i) {
+      if (EqualsIgnoreCase(schema.field(i)->name(), name)) at = i;
+    }
+    if (at < 0) return std::nullopt;
+    fields.push_back(at);
+  }
+  std::sort(fields.begin(), fields.end());
+  fields.erase(std::unique(fields.begin(), fields.end()), fields.end());
+  if (fields.empty() && schema.num_fields() > 0) fields.push_back(0);
+  return fields;
+}
+
 Result<std::shared_ptr<arrow::RecordBatchReader>> OpenInput(const InputFile& file,
                                                             const InputOptions& options) {
   InputFormat format = file.format;
@@ -460,7 +498,15 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> OpenInput(const InputFile& fil
     DELTA_ASSIGN_OR_RETURN(format, ResolveInputFormat(file.path, options));
   }
   DELTA_ASSIGN_OR_RETURN(OpenedInput opened, OpenAny(file.path, format, options));
-  if (file.schema != nullptr && !file.schema->Equals(*opened.schema, false)) {
+  std::shared_ptr<arrow::Schema> expected = file.schema;
+  if (expected != nullptr && format == InputFormat::kParquet && options.columns) {
+    if (auto fields = InputColumns(*expected, *options.columns)) {
+      arrow::FieldVector kept;
+      for (const int f : *fields) kept.push_back(expected->field(f));
+      expected = arrow::schema(std::move(kept), expected->metadata());
+    }
+  }
+  if (expected != nullptr && !expected->Equals(*opened.schema, false)) {
     return MakeError(
         ErrorCode::kInvalidArgument,
         "input file '{}' changed since it was inspected: schema was {}, is {}", file.path,

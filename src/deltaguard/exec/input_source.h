@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,7 +63,17 @@ struct InputOptions {
   /// Where the input files are read from (null: the local file system). Every read of
   /// an input, and the expansion of directories and globs, goes through it.
   FileSystemRef fs;
+  /// Parquet only: the top-level columns a query reads (InputColumns); a Parquet file
+  /// decodes only those and its batches hold only those. Unset: every column. Other
+  /// formats parse whole records and keep every column.
+  std::optional<std::vector<std::string>> columns;
 };
+
+/// The fields of `schema` named in `names` (case-insensitive), in the schema's order;
+/// the first field when none is named (a count still needs the rows); nullopt (read
+/// everything) when a name is not a field.
+std::optional<std::vector<int>> InputColumns(const arrow::Schema& schema,
+                                             const std::vector<std::string>& names);
 
 /// "fail" or "replace" (case-insensitive); anything else is kInvalidArgument.
 Result<InputOptions::InvalidUtf8> ParseInvalidUtf8Policy(std::string_view name);
@@ -90,9 +101,10 @@ Result<InputFormat> ResolveInputFormat(const std::string& path,
 Result<InputFile> InspectInput(const std::string& path, const InputOptions& options);
 
 /// A streaming reader over `file` (from InspectInput with the same options). Batches
-/// follow file.schema. Parquet is read row group by row group, CSV/JSON block by block,
-/// IPC batch by batch. Stream errors are kCorruptData (Parquet/IPC) or kParseError
-/// (CSV/JSON) and name the file and, where known, the row and column.
+/// follow file.schema (its InputColumns with `options.columns` for Parquet). Parquet is
+/// read row group by row group, CSV/JSON block by block, IPC batch by batch. Stream
+/// errors are kCorruptData (Parquet/IPC) or kParseError (CSV/JSON) and name the file and,
+/// where known, the row and column.
 Result<std::shared_ptr<arrow::RecordBatchReader>> OpenInput(const InputFile& file,
                                                             const InputOptions& options);
 

@@ -17,6 +17,7 @@
 namespace deltaguard {
 namespace {
 
+using ::testing::ElementsAre;
 using testing::ReadAll;
 
 std::shared_ptr<arrow::RecordBatch> SampleBatch() {
@@ -59,6 +60,48 @@ TEST(InputSourceTest, ParquetStreamsRowGroupsInBatchRows) {
   ASSERT_EQ(batches->size(), 2u);
   EXPECT_EQ((*batches)[0]->num_rows(), 2);
   EXPECT_EQ((*batches)[1]->num_rows(), 1);
+}
+
+TEST(InputSourceTest, ParquetDecodesOnlyTheColumnsAsked) {
+  TempDir dir;
+  std::string path = dir.Join("in.parquet");
+  auto s_type = arrow::struct_(
+      {arrow::field("a", arrow::int32()), arrow::field("b", arrow::utf8())});
+  auto schema =
+      arrow::schema({arrow::field("id", arrow::int64()),
+                     arrow::field("name", arrow::utf8()), arrow::field("s", s_type)});
+  auto batch =
+      arrow::RecordBatch::Make(schema, 2,
+                               {ArrayFromJson(arrow::int64(), "[1, 2]"),
+                                ArrayFromJson(arrow::utf8(), R"(["a", null])"),
+                                ArrayFromJson(s_type, R"([{"a": 1, "b": "x"}, null])")});
+  WriteParquet(path, batch);
+  auto names = [&](std::optional<std::vector<std::string>> columns) {
+    InputOptions options;
+    options.columns = std::move(columns);
+    auto batches = ReadAll(path, options);
+    EXPECT_TRUE(batches) << batches.error().ToString();
+    std::vector<std::string> out;
+    if (!batches || batches->empty()) return out;
+    EXPECT_EQ((*batches)[0]->num_rows(), 2);
+    for (const auto& f : (*batches)[0]->schema()->fields()) out.push_back(f->name());
+    return out;
+  };
+  // In the file's order, case-insensitive; a struct keeps every field.
+  EXPECT_THAT(names(std::vector<std::string>{"S", "id"}), ElementsAre("id", "s"));
+  EXPECT_THAT(names(std::vector<std::string>{"NAME"}), ElementsAre("name"));
+  // No column (count(*)): the first, for the rows.
+  EXPECT_THAT(names(std::vector<std::string>{}), ElementsAre("id"));
+  // A name that is not a column, or no projection: everything.
+  EXPECT_THAT(names(std::vector<std::string>{"id", "nope"}),
+              ElementsAre("id", "name", "s"));
+  EXPECT_THAT(names(std::nullopt), ElementsAre("id", "name", "s"));
+  // The values are the file's.
+  InputOptions options;
+  options.columns = std::vector<std::string>{"s"};
+  auto batches = ReadAll(path, options);
+  ASSERT_TRUE(batches);
+  EXPECT_TRUE((*batches)[0]->column(0)->Equals(*batch->column(2)));
 }
 
 TEST(InputSourceTest, TruncatedParquetIsCorruptData) {

@@ -114,10 +114,11 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
     corrupt_ = layout.corrupt;
     raw_ = layout.raw;
     metadata_ = std::move(layout.metadata);
+    Project();
     return OkStatus();
   }
 
-  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+  std::shared_ptr<arrow::Schema> schema() const override { return out_schema_; }
 
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
     *out = nullptr;
@@ -158,6 +159,38 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
       DELTA_ASSIGN_OR_RETURN(*out, Convert(*batch));
       return OkStatus();
     }
+  }
+
+  // The columns a query reads (ReadSpec::columns, IngestProjection).
+  void Project() {
+    keep_ = IngestProjection(spec_);
+    out_schema_ = ProjectSchema(schema_, keep_);
+  }
+
+  bool Kept(size_t out) const { return keep_.empty() || keep_[out]; }
+
+  // The file's top-level fields to decode: all without a projection, else those the
+  // kept data columns map to (at least one, for the row count). batch_column_[j] is
+  // file field j's column in the decoded batches (-1: not decoded).
+  std::vector<int> SelectFileFields() {
+    const int n = source_schema_->num_fields();
+    std::vector<int> selected;
+    if (keep_.empty()) {
+      for (int j = 0; j < n; ++j) selected.push_back(j);
+    } else {
+      for (size_t k = 0; k < source_of_.size(); ++k) {
+        if (source_of_[k] >= 0 && keep_[record_index_[k]]) {
+          selected.push_back(source_of_[k]);
+        }
+      }
+      std::sort(selected.begin(), selected.end());
+      if (selected.empty() && n > 0) selected.push_back(0);
+    }
+    batch_column_.assign(static_cast<size_t>(n), -1);
+    for (size_t i = 0; i < selected.size(); ++i) {
+      batch_column_[static_cast<size_t>(selected[i])] = static_cast<int>(i);
+    }
+    return selected;
   }
 
   // The file's footer: its Arrow and Delta schemas, and what the schema lacks.
@@ -222,13 +255,18 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
       }
     }
     DELTA_RETURN_IF_ERROR(PartitionValues());
-    DELTA_RETURN_IF_ERROR(
-        CheckColumnChunkSizes(*parquet_->parquet_reader()->metadata(), {}, file_->path));
+    std::vector<int> leaves;
+    for (const int j : SelectFileFields()) {
+      CollectParquetLeaves(parquet_->manifest().schema_fields[static_cast<size_t>(j)],
+                           &leaves);
+    }
+    DELTA_RETURN_IF_ERROR(CheckColumnChunkSizes(*parquet_->parquet_reader()->metadata(),
+                                                leaves, file_->path));
     std::vector<int> row_groups(static_cast<size_t>(parquet_->num_row_groups()));
     for (size_t i = 0; i < row_groups.size(); ++i) row_groups[i] = static_cast<int>(i);
-    DELTA_ARROW_ASSIGN_OR_RETURN(batches_, parquet_->GetRecordBatchReader(row_groups),
-                                 ErrorCode::kCorruptData,
-                                 fmt::format("reading Parquet file '{}'", file_->path));
+    DELTA_ARROW_ASSIGN_OR_RETURN(
+        batches_, parquet_->GetRecordBatchReader(row_groups, leaves),
+        ErrorCode::kCorruptData, fmt::format("reading Parquet file '{}'", file_->path));
     return OkStatus();
   }
 
@@ -372,6 +410,7 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
     std::vector<std::string> path;
     for (size_t k = 0; k < record_index_.size(); ++k) {
       const size_t out = record_index_[k];
+      if (!Kept(out)) continue;
       const auto& type = schema_->field(static_cast<int>(out))->type();
       if (source_of_[k] < 0) {
         DELTA_ARROW_ASSIGN_OR_RETURN(columns[out], arrow::MakeArrayOfNull(type, n),
@@ -379,16 +418,19 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
         continue;
       }
       path.assign(1, record_schema_->field(k).name);
-      DELTA_ASSIGN_OR_RETURN(columns[out],
-                             ConvertColumn(batch.column(source_of_[k]),
-                                           *record_schema_->field(k).type, type, &path));
+      DELTA_ASSIGN_OR_RETURN(
+          columns[out],
+          ConvertColumn(batch.column(batch_column_[static_cast<size_t>(source_of_[k])]),
+                        *record_schema_->field(k).type, type, &path));
     }
-    for (int j = 0; j < batch.num_columns(); ++j) {
+    // Columns the schema lacks are rescued; a projection did not decode them.
+    for (int j = 0; keep_.empty() && j < batch.num_columns(); ++j) {
       if (!taken_[static_cast<size_t>(j)]) {
         RescueColumn(*batch.column(j), {}, batch.schema()->field(j)->name());
       }
     }
     for (size_t p = 0; p < partition_index_.size(); ++p) {
+      if (!Kept(partition_index_[p])) continue;
       DELTA_ASSIGN_OR_RETURN(columns[partition_index_[p]],
                              Repeat(*partition_arrays_[p], n));
     }
@@ -398,7 +440,14 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
     }
     DELTA_RETURN_IF_ERROR(ExtraColumns(batch, &columns));
     stats_->rows += n;
-    return arrow::RecordBatch::Make(schema_, n, std::move(columns));
+    if (!keep_.empty()) {
+      std::vector<std::shared_ptr<arrow::Array>> kept;
+      for (size_t i = 0; i < keep_.size(); ++i) {
+        if (keep_[i]) kept.push_back(std::move(columns[i]));
+      }
+      columns = std::move(kept);
+    }
+    return arrow::RecordBatch::Make(out_schema_, n, std::move(columns));
   }
 
   Result<std::shared_ptr<arrow::Array>> Repeat(const arrow::Array& one, int64_t n) {
@@ -418,7 +467,7 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
                                 ErrorCode::kInternal, "ingest column");
       return OkStatus();
     };
-    if (rescued_ >= 0) {
+    if (rescued_ >= 0 && Kept(static_cast<size_t>(rescued_))) {
       arrow::StringBuilder b;
       for (int64_t r = 0; r < n; ++r) {
         const auto& fields = rescued_rows_[static_cast<size_t>(r)];
@@ -432,7 +481,7 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
         DELTA_ARROW_RETURN_NOT_OK(st, ErrorCode::kInternal, "rescued column");
       }
       DELTA_RETURN_IF_ERROR(finish(&b, rescued_));
-    } else if (any_rescued_) {
+    } else if (rescued_ < 0 && any_rescued_) {
       for (const auto& fields : rescued_rows_) {
         if (fields.empty()) continue;
         return MakeError(ErrorCode::kSchemaMismatch,
@@ -442,12 +491,12 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
                          file_->path, fields.Render(file_->path));
       }
     }
-    if (corrupt_ >= 0) {
+    if (corrupt_ >= 0 && Kept(static_cast<size_t>(corrupt_))) {
       DELTA_ARROW_ASSIGN_OR_RETURN((*columns)[static_cast<size_t>(corrupt_)],
                                    arrow::MakeArrayOfNull(arrow::utf8(), n),
                                    ErrorCode::kInternal, "corrupt-record column");
     }
-    if (raw_ >= 0) {
+    if (raw_ >= 0 && Kept(static_cast<size_t>(raw_))) {
       arrow::StringBuilder b;
       std::string json;
       for (int64_t r = 0; r < n; ++r) {
@@ -465,6 +514,7 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
       DELTA_RETURN_IF_ERROR(finish(&b, raw_));
     }
     for (const auto& [name, index] : metadata_) {
+      if (!Kept(static_cast<size_t>(index))) continue;
       std::shared_ptr<arrow::Scalar> scalar;
       const auto& type = schema_->field(index)->type();
       if (name == "_source_file") {
@@ -491,7 +541,9 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
   std::vector<IngestFile> files_;
   ReadSpec spec_;
   std::shared_ptr<ReadStats> stats_;
-  std::shared_ptr<arrow::Schema> schema_;
+  std::shared_ptr<arrow::Schema> schema_;      // IngestOutputSchema
+  std::shared_ptr<arrow::Schema> out_schema_;  // its kept columns (all: schema_)
+  std::vector<bool> keep_;                     // per column of schema_; empty: all
   SchemaRef output_;
   ValueAppender values_;
   SchemaRef record_schema_;              // the data columns the files fill
@@ -506,8 +558,9 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
   std::unique_ptr<parquet::arrow::FileReader> parquet_;
   std::unique_ptr<arrow::RecordBatchReader> batches_;
   std::shared_ptr<arrow::Schema> source_schema_;
-  std::vector<int> source_of_;  // per record field: its column in the file, or -1
-  std::vector<bool> taken_;     // per file column: whether a record field maps to it
+  std::vector<int> source_of_;     // per record field: its column in the file, or -1
+  std::vector<bool> taken_;        // per file column: whether a record field maps to it
+  std::vector<int> batch_column_;  // per file column: its decoded column, or -1
   std::vector<std::shared_ptr<arrow::Array>> partition_arrays_;
   std::vector<std::pair<std::string, std::string>> partition_rescued_;  // name, JSON
   std::vector<RescuedFields> rescued_rows_;

@@ -170,5 +170,56 @@ TEST_F(ParquetIngestTest, AFileThatIsNotParquetFailsTheBatchNamingIt) {
   EXPECT_FALSE(std::filesystem::exists(request_.table + "/_delta_log"));
 }
 
+// SQL's read_files reads only the columns a query names (ReadSpec::columns).
+TEST_F(ParquetIngestTest, AQueryDecodesOnlyTheColumnsItNames) {
+  Options({{"metadataColumns", "_source_file"}, {"rawColumn", "_raw"}});
+  Source("a.parquet", "id BIGINT, amount DOUBLE, note STRING",
+         R"([{"id": 1, "amount": 1.5, "note": "x"}, {"id": 2, "amount": null,
+             "note": null}])");
+  ReadSpec spec;
+  spec.options = request_.options;
+  spec.data_schema = Ddl("id BIGINT, amount DOUBLE, note STRING");
+  const IngestFile file{
+      Path("a.parquet"),
+      static_cast<int64_t>(std::filesystem::file_size(Path("a.parquet"))),
+      0,
+      {}};
+  // The column names and rows of what a reader with `columns` yields.
+  auto read = [&](std::optional<std::vector<std::string>> columns) {
+    ReadSpec s = spec;
+    s.columns = std::move(columns);
+    std::vector<std::string> out;
+    auto reader =
+        OpenIngestReader(MakeLocalFileSystem(), {file}, s, std::make_shared<ReadStats>());
+    EXPECT_TRUE(reader) << reader.error().message;
+    if (!reader) return out;
+    std::string names;
+    for (const auto& f : (*reader)->schema()->fields()) names += f->name() + ",";
+    out.push_back(names);
+    std::shared_ptr<arrow::RecordBatch> b;
+    while ((*reader)->ReadNext(&b).ok() && b != nullptr) {
+      EXPECT_TRUE(b->schema()->Equals(*(*reader)->schema()));
+      for (int64_t r = 0; r < b->num_rows(); ++r) {
+        std::string row;
+        for (const auto& c : b->columns())
+          row += c->GetScalar(r).ValueOrDie()->ToString() + "|";
+        out.push_back(row);
+      }
+    }
+    return out;
+  };
+  EXPECT_THAT(read(std::vector<std::string>{"AMOUNT", "_source_file"}),
+              ElementsAre("amount,_source_file,", "1.5|" + Path("a.parquet") + "|",
+                          "null|" + Path("a.parquet") + "|"));
+  // count(*): no columns, every row.
+  EXPECT_THAT(read(std::vector<std::string>{}), ElementsAre("", "", ""));
+  // The raw (or rescued) column sees every column: no projection.
+  const std::string all = "id,amount,note,_rescued_data,_raw,_source_file,";
+  EXPECT_EQ(read(std::vector<std::string>{"_raw"})[0], all);
+  EXPECT_EQ(read(std::vector<std::string>{"_rescued_data"})[0], all);
+  EXPECT_EQ(read(std::nullopt)[0], all);
+  EXPECT_EQ(read(std::vector<std::string>{"id", "missing"})[0], all);
+}
+
 }  // namespace
 }  // namespace deltaguard

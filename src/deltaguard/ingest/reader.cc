@@ -519,6 +519,35 @@ Result<SchemaRef> IngestOutputSchema(const ReadSpec& spec) {
   return std::make_shared<const StructType>(std::move(fields));
 }
 
+std::vector<bool> IngestProjection(const ReadSpec& spec) {
+  if (!spec.columns || spec.options.format != IngestFormat::kParquet) return {};
+  auto output = IngestOutputSchema(spec);
+  if (!output) return {};
+  const StructType& schema = **output;
+  std::vector<bool> keep(schema.num_fields(), false);
+  for (const auto& name : *spec.columns) {
+    const int at = schema.FieldIndexCaseInsensitive(name);
+    if (at < 0) return {};
+    keep[static_cast<size_t>(at)] = true;
+  }
+  // The rescued and raw columns hold every column of a record: nothing is left out.
+  const IngestLayout layout = MakeIngestLayout(spec);
+  for (const int whole : {layout.rescued, layout.raw}) {
+    if (whole >= 0 && keep[static_cast<size_t>(whole)]) return {};
+  }
+  return keep;
+}
+
+std::shared_ptr<arrow::Schema> ProjectSchema(const std::shared_ptr<arrow::Schema>& schema,
+                                             const std::vector<bool>& keep) {
+  if (keep.empty()) return schema;
+  arrow::FieldVector fields;
+  for (size_t i = 0; i < keep.size(); ++i) {
+    if (keep[i]) fields.push_back(schema->field(static_cast<int>(i)));
+  }
+  return arrow::schema(std::move(fields));
+}
+
 Result<std::shared_ptr<arrow::RecordBatchReader>> OpenIngestReader(
     FileSystemRef fs, std::vector<IngestFile> files, ReadSpec spec,
     std::shared_ptr<ReadStats> stats) {
@@ -542,7 +571,8 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> OpenIngestReader(
   };
   const int workers = IngestWorkers(files, spec.parallelism, spec.parallel_min_bytes);
   if (workers > 1) {
-    return OpenParallelReader(files, workers, std::move(stats), arrow_schema, open);
+    return OpenParallelReader(files, workers, std::move(stats),
+                              ProjectSchema(arrow_schema, IngestProjection(spec)), open);
   }
   return open(std::move(files), std::move(stats));
 }

@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,12 @@ struct ReadSpec {
   int parallelism = 0;
   int64_t parallel_min_bytes = 16 << 20;
   int64_t ingested_at_micros = 0;  ///< the _ingested_at value
+  /// The columns a query reads (SQL's read_files), by name, case-insensitive; unset:
+  /// all. When set, and it names neither the rescued nor the raw column (which see
+  /// every column of a record), a Parquet reader decodes only the data columns named
+  /// and its batches hold only the named columns of IngestOutputSchema, in its order.
+  /// Other formats parse whole records anyway and keep IngestOutputSchema.
+  std::optional<std::vector<std::string>> columns;
 };
 
 /// Counts of one micro-batch's read, filled as the reader goes.
@@ -88,6 +95,16 @@ struct IngestLayout {
   std::vector<std::pair<std::string, int>> metadata;  ///< name, index
 };
 IngestLayout MakeIngestLayout(const ReadSpec& spec);
+
+/// Which columns of IngestOutputSchema a Parquet reader of `spec` produces
+/// (ReadSpec::columns), one flag per column; empty: all of them (no columns set, a
+/// name that is not an output column, the rescued or raw column named, or not
+/// Parquet).
+std::vector<bool> IngestProjection(const ReadSpec& spec);
+
+/// `schema` narrowed to the columns `keep` marks (empty: all).
+std::shared_ptr<arrow::Schema> ProjectSchema(const std::shared_ptr<arrow::Schema>& schema,
+                                             const std::vector<bool>& keep);
 
 /// A reader over `files`, in order. Errors (a file that vanished, FAILFAST, a
 /// malformed record with nowhere to go) name the file and line. When the spec says

@@ -19,6 +19,7 @@
 
 #include "deltaguard/arrow/status.h"
 #include "deltaguard/exec/expr_eval.h"
+#include "deltaguard/exec/take_rows.h"
 #include "deltaguard/sql/query_join_internal.h"
 
 namespace deltaguard::query_internal {
@@ -33,13 +34,6 @@ Result<std::shared_ptr<arrow::Array>> NullsLike(const std::shared_ptr<arrow::Dat
   DELTA_ARROW_ASSIGN_OR_RETURN(auto a, arrow::MakeArrayOfNull(t, n), ErrorCode::kInternal,
                                "join");
   return a;
-}
-
-Result<std::shared_ptr<arrow::Array>> TakeArray(
-    const std::shared_ptr<arrow::Array>& a, const std::shared_ptr<arrow::Array>& idx) {
-  DELTA_ARROW_ASSIGN_OR_RETURN(arrow::Datum d, arrow::compute::Take(a, idx),
-                               ErrorCode::kInternal, "join");
-  return d.make_array();
 }
 
 // A join's keys when they are one integer column whose right values span a dense
@@ -65,6 +59,25 @@ class DenseKeys {
   }
 
   int64_t groups() const { return groups_; }
+
+  // Calls fn(row, group) for each row of `keys`: the key's offset from the smallest
+  // right key, which is >= groups() for a NULL key or one outside the range. Reads the
+  // keys in place (no group array), for the probe's fused loops.
+  template <typename Fn>
+  void Visit(const arrow::Array& keys, Fn&& fn) const {
+    const arrow::ArrayData& d = *keys.data();
+    switch (keys.type_id()) {
+      case arrow::Type::INT8:
+        return VisitAs(d.GetValues<int8_t>(1), d, fn);
+      case arrow::Type::INT16:
+        return VisitAs(d.GetValues<int16_t>(1), d, fn);
+      case arrow::Type::INT32:
+      case arrow::Type::DATE32:
+        return VisitAs(d.GetValues<int32_t>(1), d, fn);
+      default:
+        return VisitAs(d.GetValues<int64_t>(1), d, fn);
+    }
+  }
 
   // Each row's group; NULL for a NULL key or one outside the right keys' range.
   Result<std::shared_ptr<arrow::UInt32Array>> Lookup(const arrow::Array& keys) const {
@@ -96,6 +109,17 @@ class DenseKeys {
            id == arrow::Type::INT32 || id == arrow::Type::INT64 ||
            id == arrow::Type::DATE32;
   }
+  template <typename T, typename Fn>
+  void VisitAs(const T* values, const arrow::ArrayData& d, Fn& fn) const {
+    const uint8_t* valid =
+        d.GetNullCount() > 0 && d.buffers[0] != nullptr ? d.buffers[0]->data() : nullptr;
+    const auto min = static_cast<uint64_t>(min_);
+    for (int64_t i = 0; i < d.length; ++i) {
+      const bool null = valid != nullptr && !arrow::bit_util::GetBit(valid, d.offset + i);
+      fn(i, null ? UINT64_MAX : static_cast<uint64_t>(int64_t{values[i]}) - min);
+    }
+  }
+
   static int64_t At(const arrow::Array& a, int64_t i) {
     const arrow::ArrayData& d = *a.data();
     switch (a.type_id()) {
@@ -180,6 +204,12 @@ class JoinReader final : public arrow::RecordBatchReader {
     bool unique = dense_.has_value();
     for (size_t k = 0; unique && k + 1 < group_start_.size(); ++k) {
       unique = group_start_[k + 1] - group_start_[k] <= 1;
+    }
+    if (dense_) {
+      has_rows_.assign(group_start_.size() - 1, false);
+      for (size_t k = 0; k + 1 < group_start_.size(); ++k) {
+        has_rows_[k] = group_start_[k + 1] > group_start_[k];
+      }
     }
     if (unique) {
       row_of_group_.assign(group_start_.size() - 1, -1);
@@ -325,6 +355,14 @@ class JoinReader final : public arrow::RecordBatchReader {
       }
     } else if (right_->num_rows() > 0) {
       DELTA_ASSIGN_OR_RETURN(auto keys, Keys(spec_->left_keys, *batch));
+      const bool exists_only =
+          spec_->residual == nullptr &&
+          (spec_->type == Type::kLeftSemi || spec_->type == Type::kLeftAnti);
+      if (dense_ && exists_only) return DenseSemiAnti(batch, *keys[0].make_array());
+      if (dense_ && !row_of_group_.empty()) {
+        DenseUniquePairs(*keys[0].make_array(), &li, &ri);
+        return Matched(batch, std::move(li), std::move(ri));
+      }
       std::shared_ptr<arrow::Array> id_array;
       if (dense_) {
         DELTA_ASSIGN_OR_RETURN(id_array, dense_->Lookup(*keys[0].make_array()));
@@ -336,9 +374,6 @@ class JoinReader final : public arrow::RecordBatchReader {
         id_array = ids.make_array();
       }
       const auto& g = static_cast<const arrow::UInt32Array&>(*id_array);
-      const bool exists_only =
-          spec_->residual == nullptr &&
-          (spec_->type == Type::kLeftSemi || spec_->type == Type::kLeftAnti);
       if (exists_only) return SemiAnti(batch, g, keys);
       const NullKeys null_key(keys);
       if (identity_ || !row_of_group_.empty()) {
@@ -370,6 +405,13 @@ class JoinReader final : public arrow::RecordBatchReader {
         }
       }
     }
+    return Matched(batch, std::move(li), std::move(ri));
+  }
+
+  // The output of a left batch's candidate pairs (left rows `li` beside right rows
+  // `ri`): those the residual passes, and the unmatched rows the join type keeps.
+  Result<BatchRef> Matched(const BatchRef& batch, std::vector<int64_t> li,
+                           std::vector<int64_t> ri) {
     if (spec_->residual == nullptr &&
         (spec_->type == Type::kInner || spec_->type == Type::kCross)) {
       return Output(batch, std::move(li), std::move(ri));  // every candidate matches
@@ -423,6 +465,42 @@ class JoinReader final : public arrow::RecordBatchReader {
     }
   }
 
+  // Dense keys on at most one right row each (row_of_group_): the candidate pairs,
+  // read from the keys in place.
+  void DenseUniquePairs(const arrow::Array& keys, std::vector<int64_t>* li,
+                        std::vector<int64_t>* ri) const {
+    li->resize(static_cast<size_t>(keys.length()));
+    ri->resize(static_cast<size_t>(keys.length()));
+    size_t m = 0;
+    const auto groups = static_cast<uint64_t>(dense_->groups());
+    const int64_t* row_of = row_of_group_.data();
+    int64_t* lp = li->data();
+    int64_t* rp = ri->data();
+    dense_->Visit(keys, [&](int64_t l, uint64_t k) {
+      if (k >= groups) return;
+      const int64_t r = row_of[k];
+      lp[m] = l;
+      rp[m] = r;
+      m += r >= 0;  // written always, kept when the group has a row
+    });
+    li->resize(m);
+    ri->resize(m);
+  }
+
+  // SEMI / ANTI without a residual over dense keys: a key matches when its group has a
+  // right row.
+  Result<BatchRef> DenseSemiAnti(const BatchRef& batch, const arrow::Array& keys) {
+    const bool want = spec_->type == Type::kLeftSemi;
+    const auto groups = static_cast<uint64_t>(dense_->groups());
+    std::vector<int64_t> rows;
+    rows.reserve(static_cast<size_t>(keys.length()));
+    dense_->Visit(keys, [&](int64_t l, uint64_t k) {
+      const bool match = k < groups && has_rows_[k];
+      if (match == want) rows.push_back(l);
+    });
+    return Output(batch, std::move(rows), {});
+  }
+
   // SEMI / ANTI without a residual: a key with any non-NULL right row matches.
   Result<BatchRef> SemiAnti(const BatchRef& batch, const arrow::UInt32Array& g,
                             const std::vector<arrow::Datum>& keys) {
@@ -439,15 +517,13 @@ class JoinReader final : public arrow::RecordBatchReader {
 
   Result<BatchRef> Pairs(const BatchRef& batch, const std::vector<int64_t>& li,
                          const std::vector<int64_t>& ri) {
-    DELTA_ASSIGN_OR_RETURN(auto l_idx, IndexArray(li));
-    DELTA_ASSIGN_OR_RETURN(auto r_idx, IndexArray(ri));
     std::vector<std::shared_ptr<arrow::Array>> columns;
     for (const auto& c : batch->columns()) {
-      DELTA_ASSIGN_OR_RETURN(auto t, TakeArray(c, l_idx));
+      DELTA_ASSIGN_OR_RETURN(auto t, TakeRows(c, li));
       columns.push_back(std::move(t));
     }
     for (const auto& c : right_->columns()) {
-      DELTA_ASSIGN_OR_RETURN(auto t, TakeArray(c, r_idx));
+      DELTA_ASSIGN_OR_RETURN(auto t, TakeRows(c, ri));
       columns.push_back(std::move(t));
     }
     return arrow::RecordBatch::Make(spec_->pairs_schema, static_cast<int64_t>(li.size()),
@@ -461,8 +537,6 @@ class JoinReader final : public arrow::RecordBatchReader {
     const int64_t n = static_cast<int64_t>(batch == nullptr ? ri.size() : li.size());
     if (batch == nullptr) li.assign(ri.size(), -1);
     if (spec_->keep_right && ri.empty()) ri.assign(li.size(), -1);
-    DELTA_ASSIGN_OR_RETURN(auto l_idx, IndexArray(li));
-    DELTA_ASSIGN_OR_RETURN(auto r_idx, IndexArray(ri));
     const auto& fields = spec_->output_schema->fields();
     std::vector<std::shared_ptr<arrow::Array>> left_cols, right_cols;
     const int num_left =
@@ -473,13 +547,13 @@ class JoinReader final : public arrow::RecordBatchReader {
         DELTA_ASSIGN_OR_RETURN(auto nulls, NullsLike(type, n));
         left_cols.push_back(std::move(nulls));
       } else {
-        DELTA_ASSIGN_OR_RETURN(auto t, TakeArray(batch->column(c), l_idx));
+        DELTA_ASSIGN_OR_RETURN(auto t, TakeRows(batch->column(c), li));
         left_cols.push_back(std::move(t));
       }
     }
     if (spec_->keep_right) {
       for (const auto& c : right_->columns()) {
-        DELTA_ASSIGN_OR_RETURN(auto t, TakeArray(c, r_idx));
+        DELTA_ASSIGN_OR_RETURN(auto t, TakeRows(c, ri));
         right_cols.push_back(std::move(t));
       }
     }
@@ -524,6 +598,7 @@ class JoinReader final : public arrow::RecordBatchReader {
   std::vector<int64_t> rows_;          ///< right rows, grouped by key
   bool identity_ = false;              ///< every key once: group k is right row k
   std::vector<int64_t> row_of_group_;  ///< dense keys on one row each: the row, or -1
+  std::vector<bool> has_rows_;         ///< dense keys: whether a group has a right row
   std::vector<bool> matched_right_;
   std::deque<BatchRef> pending_;  // left slices not probed yet
   bool left_done_ = false;

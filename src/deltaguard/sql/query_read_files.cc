@@ -177,8 +177,9 @@ Result<SourcePlan> PlanReadFiles(const FromClause& from, const QueryContext& con
     const bool wanted = std::any_of(columns.begin(), columns.end(), [](const auto& c) {
       return EqualsIgnoreCase(c, "_metadata");
     });
-    return OpenIngestReader(fs, files, hidden && !wanted ? plain : spec,
-                            std::make_shared<ReadStats>());
+    ReadSpec read = hidden && !wanted ? plain : spec;
+    read.columns = columns;  // Parquet decodes only these (ingest/reader.h)
+    return OpenIngestReader(fs, files, std::move(read), std::make_shared<ReadStats>());
   };
   return src;
 }

@@ -114,13 +114,24 @@ Result<SourcePlan> PlanFileFunction(const FromClause& from, const QueryContext& 
   src.name = display;
   if (!from.alias.empty()) src.qualifiers = {AsciiToLower(from.alias)};
   src.open = [files, options, arrow_schema,
-              display](const std::vector<std::string>&) -> Result<ReaderRef> {
+              display](const std::vector<std::string>& wanted) -> Result<ReaderRef> {
+    // Parquet decodes only the columns the query reads (exec/input_source.h).
+    std::shared_ptr<arrow::Schema> schema = arrow_schema;
+    InputOptions read = options;
+    if (options.format == InputFormat::kParquet) {
+      if (auto fields = InputColumns(*arrow_schema, wanted)) {
+        arrow::FieldVector kept;
+        for (const int f : *fields) kept.push_back(arrow_schema->field(f));
+        schema = arrow::schema(std::move(kept));
+        read.columns = wanted;
+      }
+    }
     // Files are opened one after the other, as the previous one ends.
     auto index = std::make_shared<size_t>(0);
     auto current = std::make_shared<ReaderRef>();
-    auto next_file = [files, options, index, current]() -> Result<bool> {
+    auto next_file = [files, read, index, current]() -> Result<bool> {
       if (*index >= files.size()) return false;
-      DELTA_ASSIGN_OR_RETURN(*current, OpenInput(files[(*index)++], options));
+      DELTA_ASSIGN_OR_RETURN(*current, OpenInput(files[(*index)++], read));
       return true;
     };
     // A reader of "batches of files": each pull reads the current file, moving on at
@@ -152,11 +163,10 @@ Result<SourcePlan> PlanFileFunction(const FromClause& from, const QueryContext& 
       std::function<Result<bool>()> next_;
       std::shared_ptr<ReaderRef> current_;
     };
-    auto files_reader = std::make_shared<Files>(arrow_schema, next_file, current);
-    return MapReader(files_reader, arrow_schema,
-                     [arrow_schema, display](const BatchRef& b) {
-                       return ConformBatch(b, arrow_schema, display);
-                     });
+    auto files_reader = std::make_shared<Files>(schema, next_file, current);
+    return MapReader(files_reader, schema, [schema, display](const BatchRef& b) {
+      return ConformBatch(b, schema, display);
+    });
   };
   return src;
 }

@@ -262,4 +262,13 @@ Result<int64_t> ScanParquetFile(const std::string& path) {
   return ScanParquetFile(MakeLocalFileSystem(), path);
 }
 
+void CollectParquetLeaves(const parquet::arrow::SchemaField& field,
+                          std::vector<int>* out) {
+  if (field.is_leaf()) {
+    out->push_back(field.column_index);
+    return;
+  }
+  for (const auto& child : field.children) CollectParquetLeaves(child, out);
+}
+
 }  // namespace deltaguard

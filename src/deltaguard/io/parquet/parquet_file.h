@@ -6,6 +6,7 @@
 
 #include <arrow/io/interfaces.h>
 #include <parquet/arrow/reader.h>
+#include <parquet/arrow/schema.h>
 #include <parquet/properties.h>
 
 #include <cstdint>
@@ -87,6 +88,12 @@ bool AllPagesDictionaryEncoded(const parquet::FileMetaData& metadata, int column
 /// decoded). kUnsupportedFeature naming the file, column and size.
 Status CheckColumnChunkSizes(const parquet::FileMetaData& metadata,
                              const std::vector<int>& leaves, const std::string& path);
+
+/// Appends the leaf column indexes of `field` (a top-level field of a reader's
+/// manifest, nested fields included) to `out`: what GetRecordBatchReader takes to read
+/// only some fields.
+void CollectParquetLeaves(const parquet::arrow::SchemaField& field,
+                          std::vector<int>* out);
 
 /// The row count in the footer of `path`; reads only the footer.
 Result<int64_t> ReadParquetFooterRowCount(const FileSystemRef& fs,

@@ -270,7 +270,7 @@ class ParquetTableScan final : public TableScan {
           state->reader->parquet_reader()->metadata()->num_rows();
     } else {
       std::vector<int> leaves;
-      for (int idx : selected) CollectLeaves(manifest.schema_fields[idx], &leaves);
+      for (int idx : selected) CollectParquetLeaves(manifest.schema_fields[idx], &leaves);
       auto sizes = CheckColumnChunkSizes(*state->reader->parquet_reader()->metadata(),
                                          leaves, state->path);
       if (!sizes) return sizes.error();
@@ -319,15 +319,6 @@ class ParquetTableScan final : public TableScan {
       props->set_read_dictionary(field.column_index, true);
       (*chosen)[i] = true;
     }
-  }
-
-  static void CollectLeaves(const parquet::arrow::SchemaField& field,
-                            std::vector<int>* out) {
-    if (field.is_leaf()) {
-      out->push_back(field.column_index);
-      return;
-    }
-    for (const auto& child : field.children) CollectLeaves(child, out);
   }
 
   ColumnMappingMode mode() const { return snapshot_->column_mapping_mode(); }
