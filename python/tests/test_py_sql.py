@@ -187,6 +187,24 @@ def test_exists_of_several_correlations_gives_the_cli_answers(tmp_path):
                     {"id": 4, "exists(cust, amount)": True}]
 
 
+def test_correlated_in_in_the_select_list_gives_the_cli_answers(tmp_path):
+    """A correlated IN in the select list answers the same from Python and the CLI:
+    SQL's three-valued IN (NULL for a NULL x against rows), named as Spark names it."""
+    wh = str(tmp_path / "wh")
+    dg.sql("CREATE TABLE o (id INT, cust INT, amount INT); "
+           "CREATE TABLE c (cust INT, amount INT); "
+           "INSERT INTO o VALUES (1, 10, 5), (2, 20, 7), (3, 20, NULL), (4, 30, 1); "
+           "INSERT INTO c VALUES (10, 5), (20, 6), (20, 8)", warehouse=wh)
+    query = ("SELECT id, amount IN (SELECT c.amount FROM c WHERE c.cust = o.cust) "
+             "FROM o ORDER BY id")
+    ours = dg.sql(query, warehouse=wh).to_pylist()
+    theirs = _cli_rows(query, wh)
+    assert ours == theirs
+    name = "(amount IN (listquery(cust)))"
+    assert ours == [{"id": 1, name: True}, {"id": 2, name: False},
+                    {"id": 3, name: None}, {"id": 4, name: False}]
+
+
 def test_delete_with_correlated_exists_matches_the_cli(tmp_path):
     """DELETE ... WHERE NOT EXISTS (correlated by one equality) removes the same rows
     from Python as from the CLI (each on its own copy of the table)."""

@@ -278,6 +278,13 @@ QUERIES = [
     "x.amount) FROM {a} x",
     "SELECT grp, v FROM {w} o WHERE v < 2 OR NOT EXISTS (SELECT 1 FROM {w} i "
     "WHERE i.grp = o.grp AND i.v > o.v)",
+    # correlated IN outside WHERE conjuncts (no NULL on either side: there Spark's
+    # existence join gives false where SQL's IN is NULL, docs/behaviour.md)
+    "SELECT id, v IN (SELECT i.v + 1 FROM {w} i WHERE i.grp = o.grp AND i.v IS NOT "
+    "NULL) AS nxt, v NOT IN (SELECT i.v FROM {w} i WHERE i.v IS NOT NULL AND i.x > "
+    "o.x) AS top FROM {w} o WHERE v IS NOT NULL",
+    "SELECT id, v FROM {w} o WHERE v > 4 OR v IN (SELECT i.v - 2 FROM {w} i WHERE "
+    "i.grp = o.grp AND i.id > o.id AND i.v IS NOT NULL)",
     # the function library (docs/sql.md "Functions"): values, NULLs, and the column
     # names Spark gives unaliased calls
 

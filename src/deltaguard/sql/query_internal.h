@@ -411,20 +411,23 @@ Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
 Result<std::optional<SelectStmt>> JoinScalarSubqueries(const SelectStmt& query,
                                                        const QueryContext& context,
                                                        int depth);
-/// Correlated `EXISTS` subqueries of one equality correlation (`s.k = o.k`) anywhere in
-/// `e` as the equivalent uncorrelated `coalesce(o.k IN (SELECT s.k ... WHERE s.k IS NOT
-/// NULL), false)`, which runs once: for EXISTS under OR, in HAVING or the select list
-/// (AND-ed into WHERE they are semi joins), and in UPDATE / DELETE.
-/// `shown`, when set, receives Spark's name of each rewritten node (exists(<outer
-/// columns>)).
-Result<ExprRef> CorrelatedExistsAsIn(const ExprRef& e, const QueryContext& context,
-                                     int depth,
-                                     std::map<const Expr*, std::string>* shown = nullptr);
-/// The query with CorrelatedExistsAsIn applied to WHERE, HAVING and the select list
-/// (nullopt when nothing changed).
-Result<std::optional<SelectStmt>> ExistsAsInSubqueries(const SelectStmt& query,
-                                                       const QueryContext& context,
-                                                       int depth);
+/// Correlated `EXISTS` and `IN` subqueries anywhere in `e` (under OR, in HAVING or the
+/// select list; AND-ed into WHERE they are semi joins; in UPDATE / DELETE): an EXISTS
+/// of one equality correlation (`s.k = o.k`) as the equivalent uncorrelated
+/// `coalesce(o.k IN (SELECT s.k ... WHERE s.k IS NOT NULL), false)`, which runs once;
+/// other EXISTS as `(SELECT count(*) ...) > 0` and IN as SQL's three-valued IN from
+/// correlated counts (query_subquery_correlated.cc). `shown`, when set, receives
+/// Spark's name of each rewritten node (`exists(<outer columns>)`,
+/// `(x IN (listquery(<outer columns>)))`). `outer_from`, the FROM of the query `e`
+/// belongs to, qualifies IN's outer columns that the subquery would hide.
+Result<ExprRef> RewriteCorrelatedConditions(
+    const ExprRef& e, const QueryContext& context, int depth,
+    std::map<const Expr*, std::string>* shown = nullptr,
+    const FromClause* outer_from = nullptr);
+/// The query with RewriteCorrelatedConditions applied to WHERE, HAVING and the select
+/// list (nullopt when nothing changed).
+Result<std::optional<SelectStmt>> CorrelatedConditionSubqueries(
+    const SelectStmt& query, const QueryContext& context, int depth);
 /// The first of the rewrites above that applies (the planner plans its result again,
 /// so each applies in turn), nullopt when none does.
 Result<std::optional<SelectStmt>> RewriteSubqueries(const SelectStmt& query,

@@ -14,9 +14,10 @@
 //    aggregated (Spark's MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY) and correlated by
 //    equalities; in the select list or HAVING of an aggregate query it may read only
 //    grouping expressions of the outer row, and its value becomes a grouping key.
-//  - Any other EXISTS correlated by one equality (under OR, in the select list or
-//    HAVING, in UPDATE/DELETE) becomes the uncorrelated IN it means (ExistsAsIn); with
-//    any other correlation, the correlated scalar `(SELECT count(*) ...) > 0`.
+//  - Any other correlated EXISTS or IN (under OR, in the select list or HAVING, in
+//    UPDATE/DELETE) becomes what runs (query_subquery_correlated.cc): an EXISTS of one
+//    equality the uncorrelated IN it means, other EXISTS the correlated scalar
+//    `(SELECT count(*) ...) > 0`, IN three-valued from correlated counts.
 //  - Every other subquery must be uncorrelated: it runs once, while the outer query is
 //    bound, and stands for its value (scalar), a BOOLEAN (EXISTS) or its values (IN).
 
@@ -356,137 +357,6 @@ Result<std::optional<SelectStmt>> JoinWhereSubqueries(const SelectStmt& query,
   return std::optional<SelectStmt>(std::move(out));
 }
 
-namespace {
-
-// `EXISTS (SELECT ... FROM s WHERE s.k = o.k AND own)` as the equivalent uncorrelated
-// `coalesce(o.k IN (SELECT s.k FROM s WHERE own AND s.k IS NOT NULL), false)`: TRUE
-// when a row matches, FALSE otherwise, also for a NULL o.k (EXISTS is never NULL).
-// nullptr when the EXISTS is not of that shape (one equality correlation, a plain
-// subquery).
-// Any other correlation (several conditions, or not an equality): EXISTS is
-// `(SELECT count(*) ...) > 0`, a correlated scalar subquery (query_subquery_scalar.cc)
-// whose value for an outer row without subquery rows is 0, so the result is TRUE or
-// FALSE, never NULL, as EXISTS. Named exists(<outer columns>) as Spark.
-ExprRef ExistsAsCount(const Expr& node, const SelectStmt& sub,
-                      const std::vector<ExprRef>& correlated, const SourcePlan& inner,
-                      std::string* name) {
-  auto counted = std::make_shared<SelectStmt>(sub);
-  counted->items.clear();
-  counted->order_by.clear();
-  auto count = std::make_shared<Expr>(*Expr::Function("count", {}, node.position));
-  count->star = true;
-  SelectItem item;
-  item.expr = count;
-  counted->items.push_back(std::move(item));
-  ExprRef value =
-      SubqueryExpr(counted, node.subquery->text(), SubqueryKind::kScalar, node.position);
-  std::vector<std::string> outer;
-  for (const auto& c : correlated) {
-    TransformExpr(c, [&](const Expr& e) -> ExprRef {
-      if (e.kind == ExprKind::kColumn && !IsInnerRef(e.path, inner)) {
-        CollectColumnNames(e, &outer);
-      }
-      return nullptr;
-    });
-  }
-  *name = fmt::format("exists({})", fmt::join(outer, ", "));
-  return Expr::Binary(ExprOp::kGt, value, Expr::Int(0), node.position);
-}
-
-Result<ExprRef> ExistsAsIn(const Expr& node, const QueryContext& context, int depth,
-                           std::string* name) {
-  const SelectStmt& sub = QueryOf(node);
-  if (!sub.with.empty() || sub.set_op || !sub.group_by.empty() || sub.having != nullptr ||
-      sub.qualify != nullptr || sub.limit.has_value() || sub.distinct ||
-      sub.from.kind == FromClause::Kind::kNone) {
-    return ExprRef();
-  }
-  DELTA_ASSIGN_OR_RETURN(SourcePlan inner,
-                         PlanFrom(sub.from, context, nullptr, depth + 1));
-  std::vector<ExprRef> parts, own, correlated;
-  SplitConjuncts(sub.where, &parts);
-  for (auto& p : parts) (ReferencesOuter(*p, inner) ? correlated : own).push_back(p);
-  if (correlated.empty()) return ExprRef();
-  for (const auto& c : correlated) {
-    if (HasAggregateCall(*c)) return ExprRef();
-  }
-  const int side = correlated.size() == 1 ? InnerSide(*correlated[0], inner) : -1;
-  if (side < 0) return ExistsAsCount(node, sub, correlated, inner, name);
-  const Expr& c = *correlated[0];
-  own.push_back(IsNullExpr(c.children[side], /*negated=*/true));
-  auto values = std::make_shared<SelectStmt>(sub);
-  values->where = AndOf(own);
-  values->items.clear();
-  values->order_by.clear();
-  SelectItem item;
-  item.expr = c.children[side];
-  values->items.push_back(std::move(item));
-  ExprRef in = SubqueryExpr(values, node.subquery->text(), SubqueryKind::kIn,
-                            node.position, c.children[1 - side]);
-  // Spark names it after its outer references: exists(<outer columns>).
-  std::vector<std::string> outer;
-  CollectColumnNames(*c.children[1 - side], &outer);
-  *name = fmt::format("exists({})", fmt::join(outer, ", "));
-  return Expr::Function("coalesce", {in, Expr::Bool(false)}, node.position);
-}
-
-}  // namespace
-
-Result<ExprRef> CorrelatedExistsAsIn(const ExprRef& e, const QueryContext& context,
-                                     int depth,
-                                     std::map<const Expr*, std::string>* shown) {
-  Status failed = OkStatus();
-  ExprRef out = TransformExpr(e, [&](const Expr& node) -> ExprRef {
-    if (!failed || node.kind != ExprKind::kSubquery ||
-        node.subquery_kind != SubqueryKind::kExists) {
-      return nullptr;
-    }
-    std::string name;
-    auto rewritten = ExistsAsIn(node, context, depth, &name);
-    if (!rewritten) {
-      failed = rewritten.error();
-      return nullptr;
-    }
-    if (*rewritten != nullptr && shown != nullptr) (*shown)[&node] = name;
-    return *rewritten;  // nullptr: left as it is
-  });
-  if (!failed) return failed.error();
-  return out;
-}
-
-Result<std::optional<SelectStmt>> ExistsAsInSubqueries(const SelectStmt& query,
-                                                       const QueryContext& context,
-                                                       int depth) {
-  if (query.from.kind == FromClause::Kind::kNone) return std::optional<SelectStmt>();
-  SelectStmt out = query;
-  bool changed = false;
-  std::map<const Expr*, std::string> shown;
-  auto apply = [&](ExprRef* e) -> Status {
-    if (!HasSubquery(*e)) return OkStatus();
-    DELTA_ASSIGN_OR_RETURN(ExprRef r, CorrelatedExistsAsIn(*e, context, depth, &shown));
-    changed = changed || r != *e;
-    *e = r;
-    return OkStatus();
-  };
-  DELTA_RETURN_IF_ERROR(apply(&out.where));
-  DELTA_RETURN_IF_ERROR(apply(&out.having));
-  for (auto& item : out.items) {
-    if (item.star) continue;
-    const ExprRef before = item.expr;
-    DELTA_RETURN_IF_ERROR(apply(&item.expr));
-    if (item.expr == before || !item.alias.empty()) continue;
-    // The item keeps the name Spark gives it, each EXISTS shown by its name.
-    auto display = TransformExpr(before, [&](const Expr& node) -> ExprRef {
-      auto it = shown.find(&node);
-      return it == shown.end() ? nullptr : Expr::Column({it->second});
-    });
-    item.alias =
-        display->kind == ExprKind::kColumn ? display->path[0] : SparkColumnName(*display);
-  }
-  if (!changed) return std::optional<SelectStmt>();
-  return std::optional<SelectStmt>(std::move(out));
-}
-
 Result<std::optional<SelectStmt>> RewriteSubqueries(const SelectStmt& query,
                                                     const QueryContext& context,
                                                     int depth) {
@@ -494,7 +364,7 @@ Result<std::optional<SelectStmt>> RewriteSubqueries(const SelectStmt& query,
   if (joined) return joined;
   DELTA_ASSIGN_OR_RETURN(auto scalars, JoinScalarSubqueries(query, context, depth));
   if (scalars) return scalars;
-  return ExistsAsInSubqueries(query, context, depth);
+  return CorrelatedConditionSubqueries(query, context, depth);
 }
 
 Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context,
@@ -506,10 +376,9 @@ Result<SubqueryValues> RunSubquery(const Expr& node, const QueryContext& context
         e.message.find("UNRESOLVED_COLUMN") != std::string::npos) {
       e.message +=
           "; a subquery that refers to the outer query (correlated) runs only "
-          "as a [NOT] EXISTS or [NOT] IN condition AND-ed into WHERE, an EXISTS "
-          "(anywhere outside UPDATE/DELETE; of one equality there too), or an aggregated "
-          "scalar subquery "
-          "in the select list, WHERE or HAVING";
+          "as a [NOT] EXISTS or [NOT] IN condition (anywhere outside UPDATE/DELETE; "
+          "there, an EXISTS of one equality), or an aggregated scalar subquery in the "
+          "select list, WHERE or HAVING";
     }
     return e;
   }

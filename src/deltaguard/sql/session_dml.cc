@@ -188,10 +188,10 @@ SubqueryRunner DmlSubqueries(const SessionState& state, std::string_view op) {
 
 // UPDATE's and DELETE's WHERE, its correlated EXISTS of one equality correlation
 // (`EXISTS (SELECT 1 FROM s WHERE s.id = t.id)`) as the uncorrelated IN that means the
-// same (query_internal::CorrelatedExistsAsIn).
+// same (query_internal::RewriteCorrelatedConditions).
 Result<ExprRef> DmlWhere(const SessionState& state, const ExprRef& where) {
   if (!query_internal::HasSubquery(where)) return where;
-  return query_internal::CorrelatedExistsAsIn(where, state.Query(), 0);
+  return query_internal::RewriteCorrelatedConditions(where, state.Query(), 0);
 }
 
 Result<StatementResult> ExecuteUpdate(SessionState& state, const UpdateStmt& stmt) {
