@@ -152,38 +152,67 @@ bool SameWindow(const WindowCall& a, const WindowCall& b) {
 }
 
 Result<ArrayRef> Ranking(const CallContext& c) {
-  const std::string& fn = c.call.name;
-  std::vector<int32_t> ints(static_cast<size_t>(c.n));
+  // The function, resolved once: the loop runs per row.
+  enum class Fn { kRowNumber, kRank, kDenseRank, kPercentRank, kCumeDist, kNtile };
+  const std::string& name = c.call.name;
+  const Fn fn = name == "row_number"     ? Fn::kRowNumber
+                : name == "rank"         ? Fn::kRank
+                : name == "dense_rank"   ? Fn::kDenseRank
+                : name == "percent_rank" ? Fn::kPercentRank
+                : name == "cume_dist"    ? Fn::kCumeDist
+                                         : Fn::kNtile;
+  std::vector<int32_t> ints;
   std::vector<double> doubles;
-  if (fn == "percent_rank" || fn == "cume_dist") doubles.resize(ints.size());
+  if (fn == Fn::kPercentRank || fn == Fn::kCumeDist) {
+    doubles.resize(static_cast<size_t>(c.n));
+  } else {
+    ints.resize(static_cast<size_t>(c.n));
+  }
+  if (fn == Fn::kRowNumber) {  // a dedup's row_number: partitions alone, no peers
+    const std::vector<int64_t>& parts = c.layout.partitions;
+    for (size_t k = 0; k + 1 < parts.size(); ++k) {
+      for (int64_t i = parts[k]; i < parts[k + 1]; ++i) {
+        ints[c.layout.Slot(i)] = static_cast<int32_t>(i - parts[k] + 1);
+      }
+    }
+    return VectorArray<arrow::Int32Type>(std::move(ints), nullptr, c.what);
+  }
   DELTA_RETURN_IF_ERROR(ForEachPosition(c.layout, [&](const Position& p) -> Status {
     const int64_t row = c.layout.Slot(p.i);
     const int64_t size = p.pe - p.ps;
-    if (fn == "row_number") {
-      ints[row] = static_cast<int32_t>(p.i - p.ps + 1);
-    } else if (fn == "rank") {
-      ints[row] = static_cast<int32_t>(p.gs - p.ps + 1);
-    } else if (fn == "dense_rank") {
-      ints[row] = static_cast<int32_t>(p.peer_rank + 1);
-    } else if (fn == "percent_rank") {
-      doubles[row] =
-          size <= 1 ? 0.0
-                    : static_cast<double>(p.gs - p.ps) / static_cast<double>(size - 1);
-    } else if (fn == "cume_dist") {
-      doubles[row] = static_cast<double>(p.ge - p.ps) / static_cast<double>(size);
-    } else {  // ntile: the first size % n buckets hold one row more
-      const int64_t buckets = c.call.offset;
-      const int64_t base = size / buckets;
-      const int64_t extra = size % buckets;
-      const int64_t r = p.i - p.ps;
-      const int64_t big = extra * (base + 1);
-      ints[row] = static_cast<int32_t>(r < big ? r / (base + 1) + 1
-                                               : (r - big) / std::max<int64_t>(base, 1) +
-                                                     extra + 1);
+    switch (fn) {
+      case Fn::kRowNumber:
+        ints[row] = static_cast<int32_t>(p.i - p.ps + 1);
+        break;
+      case Fn::kRank:
+        ints[row] = static_cast<int32_t>(p.gs - p.ps + 1);
+        break;
+      case Fn::kDenseRank:
+        ints[row] = static_cast<int32_t>(p.peer_rank + 1);
+        break;
+      case Fn::kPercentRank:
+        doubles[row] =
+            size <= 1 ? 0.0
+                      : static_cast<double>(p.gs - p.ps) / static_cast<double>(size - 1);
+        break;
+      case Fn::kCumeDist:
+        doubles[row] = static_cast<double>(p.ge - p.ps) / static_cast<double>(size);
+        break;
+      case Fn::kNtile: {  // the first size % n buckets hold one row more
+        const int64_t buckets = c.call.offset;
+        const int64_t base = size / buckets;
+        const int64_t extra = size % buckets;
+        const int64_t r = p.i - p.ps;
+        const int64_t big = extra * (base + 1);
+        ints[row] = static_cast<int32_t>(
+            r < big ? r / (base + 1) + 1
+                    : (r - big) / std::max<int64_t>(base, 1) + extra + 1);
+        break;
+      }
     }
     return OkStatus();
   }));
-  if (!doubles.empty()) {
+  if (fn == Fn::kPercentRank || fn == Fn::kCumeDist) {
     return VectorArray<arrow::DoubleType>(std::move(doubles), nullptr, c.what);
   }
   return VectorArray<arrow::Int32Type>(std::move(ints), nullptr, c.what);
