@@ -485,17 +485,19 @@ Result<QueryPlan> SelectPlanner::Plan() {
       auto project = [=](const BatchRef& b) {
         return FilterProject(b, where, outputs, full_schema, e);
       };
+      // Two batches at a time on the two cores, unless a LIMIT stops reading early.
       if (!distinct && sort_keys.empty()) {
-        return MapReader(in, visible_schema, project, limit);
+        if (limit) return MapReader(in, visible_schema, project, limit);
+        return ParallelMapReader(in, visible_schema, project);
       }
-      DELTA_ASSIGN_OR_RETURN(held, HoldAll(MapReader(in, full_schema, project),
+      DELTA_ASSIGN_OR_RETURN(held, HoldAll(ParallelMapReader(in, full_schema, project),
                                            full_schema, "SELECT", memory));
     } else {
       if (where != nullptr) {
         auto filter = [=](const BatchRef& b) {
           return FilterProject(b, where, {}, nullptr, e);
         };
-        in = MapReader(in, in->schema(), filter);
+        in = ParallelMapReader(in, in->schema(), filter);
       }
       // The window or aggregate stage: one batch of every output row, or (windows
       // whose input spilled) a reader over them.

@@ -7,6 +7,9 @@
 #include <arrow/compute/row/grouper.h>
 #include <arrow/util/byte_size.h>
 
+#include <deque>
+#include <future>
+#include <optional>
 #include <utility>
 
 #include "deltaguard/arrow/status.h"
@@ -63,6 +66,58 @@ class MapBatchReader final : public arrow::RecordBatchReader {
   arrow::Status status_;
 };
 
+// MapBatchReader's mapping two batches at a time (ParallelMapReader): the second on
+// another thread; results queue in input order, and an error is returned once the
+// results before it are.
+class ParallelMapBatchReader final : public arrow::RecordBatchReader {
+ public:
+  ParallelMapBatchReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema,
+                         BatchFn fn)
+      : input_(std::move(input)), schema_(std::move(schema)), fn_(std::move(fn)) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  arrow::Status ReadNext(BatchRef* out) override {
+    *out = nullptr;
+    while (true) {
+      if (!ready_.empty()) {
+        *out = std::move(ready_.front());
+        ready_.pop_front();
+        return arrow::Status::OK();
+      }
+      if (!status_.ok() || done_) return status_;  // an error sticks
+      BatchRef a, b;
+      status_ = input_->ReadNext(&a);
+      if (status_.ok() && a != nullptr) status_ = input_->ReadNext(&b);
+      done_ = a == nullptr || b == nullptr;
+      if (a == nullptr) continue;
+      std::future<Result<BatchRef>> second;
+      if (b != nullptr)
+        second = std::async(std::launch::async, [this, b] { return fn_(b); });
+      Result<BatchRef> first = fn_(a);
+      std::optional<Result<BatchRef>> later;
+      if (second.valid()) later = second.get();
+      // In input order: the first result (or its error), then the second's.
+      for (Result<BatchRef>* r : {&first, later ? &*later : nullptr}) {
+        if (r == nullptr || !status_.ok()) continue;
+        if (!*r) {
+          status_ = ToArrowStatus(r->error());
+        } else if (**r != nullptr && (**r)->num_rows() > 0) {
+          ready_.push_back(std::move(**r));
+        }
+      }
+    }
+  }
+
+ private:
+  ReaderRef input_;
+  std::shared_ptr<arrow::Schema> schema_;
+  BatchFn fn_;
+  std::deque<BatchRef> ready_;
+  bool done_ = false;
+  arrow::Status status_;
+};
+
 // A reader holding something the batches it reads need (KeepAlive).
 class AnchoredReader final : public arrow::RecordBatchReader {
  public:
@@ -106,6 +161,12 @@ ReaderRef MapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema, Batc
                     std::optional<int64_t> limit) {
   return std::make_shared<MapBatchReader>(std::move(input), std::move(schema),
                                           std::move(fn), limit);
+}
+
+ReaderRef ParallelMapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema,
+                            BatchFn fn) {
+  return std::make_shared<ParallelMapBatchReader>(std::move(input), std::move(schema),
+                                                  std::move(fn));
 }
 
 Result<ReaderRef> TableReader(const std::shared_ptr<arrow::Table>& table,

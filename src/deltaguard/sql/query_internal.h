@@ -206,6 +206,13 @@ using BatchFn = std::function<Result<BatchRef>(const BatchRef&)>;
 ReaderRef MapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema, BatchFn fn,
                     std::optional<int64_t> limit = std::nullopt);
 
+/// MapReader without a limit for a `fn` that may run on two threads at once (a pure
+/// function of its batch, as FilterProject): two input batches are mapped at a time,
+/// one per core, and come out in input order; an error comes after the batches before
+/// it.
+ReaderRef ParallelMapReader(ReaderRef input, std::shared_ptr<arrow::Schema> schema,
+                            BatchFn fn);
+
 /// A reader over the batches of `table`, at most `limit` rows.
 Result<ReaderRef> TableReader(const std::shared_ptr<arrow::Table>& table,
                               std::optional<int64_t> limit = std::nullopt);
