@@ -11,13 +11,15 @@ same SQL text in three engines reading the same Parquet files:
 
 Tables: `fact` (10M rows: order_id with ~10% re-sent versions, cust_id over 1.1M ids of
 which 1M exist in `cust`, prod_id over 100k, day, amount, qty), `cust` (1M rows) and
-`prod` (100k rows), generated once per size into --data (reused when present).
+`prod` (100k rows), and `events` (1M rows: an id and a JSON payload), generated once
+per size into --data (reused when present).
 
 Queries (each returns a few rows, so the time is the query's, not the printing's):
   dedup      ROW_NUMBER() OVER (PARTITION BY order_id ORDER BY version DESC) = 1
   join3      fact JOIN cust JOIN prod GROUP BY region, category
   anti       fact LEFT ANTI JOIN cust (orders of unknown customers)
   running    sum(amount) OVER (PARTITION BY cust_id ORDER BY day, order_id ROWS ...)
+  json       three get_json_object paths per event (DuckDB: json_extract_string)
 
 Every sample is a fresh process for `deltaguard`; deltaguard-py, DuckDB and Spark run
 each query --runs times in one process (start-up excluded). Reports medians of wall
@@ -58,7 +60,28 @@ QUERIES = {
         "SELECT max(run) AS top FROM (SELECT sum(amount) OVER (PARTITION BY cust_id "
         "ORDER BY day, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS run "
         "FROM {fact}) t"),
+    "json": (
+        "SELECT count(DISTINCT s) AS statuses, sum(CAST(a AS DOUBLE)) AS total, "
+        "max(e) AS top FROM (SELECT get_json_object(payload, '$.order.status') AS s, "
+        "get_json_object(payload, '$.amount') AS a, "
+        "get_json_object(payload, '$.customer.email') AS e FROM {events}) t"),
 }
+
+# A raw payload per event (rows / 10 of them): the silver layer's get_json_object.
+GENERATE_EVENTS = r"""
+import json, os, sys
+import pyarrow as pa, pyarrow.parquet as pq
+root, n = sys.argv[1], int(sys.argv[2]) // 10
+os.makedirs(os.path.join(root, "events"), exist_ok=True)
+payload = [json.dumps({
+    "order": {"id": i, "status": ("new", "paid", "shipped")[i % 3],
+              "items": [{"sku": f"s{i % 97}", "qty": i % 5}]},
+    "customer": {"email": f"u{i % 1000}@x.com", "tier": i % 4},
+    "amount": round((i % 1000) / 7, 2), "ts": "2024-03-05T10:00:00Z"})
+    for i in range(n)]
+pq.write_table(pa.table({"id": pa.array(range(n), pa.int64()), "payload": payload}),
+               os.path.join(root, "events", "part-000.parquet"))
+"""
 
 GENERATE = r"""
 import sys
@@ -147,7 +170,7 @@ spark.stop()
 
 def relations(engine, data):
     out = {}
-    for t in ("fact", "cust", "prod"):
+    for t in ("fact", "cust", "prod", "events"):
         path = os.path.join(data, t)
         if engine.startswith("deltaguard"):
             out[t] = f"read_parquet('{path}')"
@@ -194,6 +217,8 @@ def main():
     data = os.path.join(args.data, str(args.rows))
     if not os.path.exists(os.path.join(data, "prod", "part-000.parquet")):
         subprocess.run([PY, "-c", GENERATE, data, str(args.rows)], check=True)
+    if not os.path.exists(os.path.join(data, "events", "part-000.parquet")):
+        subprocess.run([PY, "-c", GENERATE_EVENTS, data, str(args.rows)], check=True)
     engines = ["deltaguard", "deltaguard-py", "duckdb"] + (["spark"] if args.spark else [])
     start = os.getloadavg()
     result = {"rows": args.rows, "runs": args.runs, "queries": {}}
@@ -202,6 +227,8 @@ def main():
             result["queries"][name] = {}
             for engine in engines:
                 sql = QUERIES[name].format(**relations(engine, data))
+                if engine == "duckdb":  # DuckDB's name for get_json_object
+                    sql = sql.replace("get_json_object", "json_extract_string")
                 times, rss, first = run_engine(engine, sql, args.runs, scratch)
                 result["queries"][name][engine] = {
                     "times": times, "median": statistics.median(times),

@@ -168,18 +168,23 @@ Result<Datum> GetJsonObject(const LibraryCall& c) {
   bool fans_out = false;
   for (const auto& s : steps) fans_out = fans_out || s.kind == PathStep::kAll;
   using SB = arrow::StringBuilder;
-  // One document and memory pool for the whole batch, the pool cleared per row:
-  // parsing then takes no heap allocation per row.
-  rapidjson::MemoryPoolAllocator<> pool;
+  // One document and memory pool for the whole batch, the pool cleared per row. Its
+  // first chunk is ours, which Clear keeps: a row's document that fits in it takes no
+  // heap allocation.
+  std::vector<char> chunk(64 * 1024);
+  rapidjson::MemoryPoolAllocator<> pool(chunk.data(), chunk.size());
   rapidjson::CrtAllocator stack;
   rapidjson::Document doc(&pool, 1024, &stack);
   std::vector<const rapidjson::Value*> found;
   std::string out;
+  std::string text;  // the row's JSON, NUL-terminated and parsed in place
   auto row = [&](const std::vector<ArgRows>& r, int64_t i, SB& b) -> Status {
-    std::string_view text = r[0].Str(i);
+    text.assign(r[0].Str(i));
     pool.Clear();
     // Like Spark's parser, the first JSON value is read and what follows is ignored.
-    doc.Parse<kParseFlags | rapidjson::kParseStopWhenDoneFlag>(text.data(), text.size());
+    // In place: strings are decoded inside `text` rather than copied out of it (a NUL
+    // ends the text, as it may not stand unescaped in JSON).
+    doc.ParseInsitu<kParseFlags | rapidjson::kParseStopWhenDoneFlag>(text.data());
     if (doc.HasParseError()) return Appended(b.AppendNull(), c);
     if (fans_out) {
       found = Walk(doc, steps);
