@@ -30,7 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PY = sys.executable
 sys.path.insert(0, HERE)
 from run_append_bench import load_line, write_results  # noqa: E402
-from run_query_bench import GENERATE, QUERIES, deltaguard_bin, relations  # noqa: E402
+from run_query_bench import (GENERATE, GENERATE_EVENTS, QUERIES,  # noqa: E402
+                             deltaguard_bin, relations)
 
 DUCKDB = r"""
 import json, sys, time
@@ -103,6 +104,8 @@ def main():
     data = os.path.join(args.data, str(args.rows))
     if not os.path.exists(os.path.join(data, "prod", "part-000.parquet")):
         subprocess.run([PY, "-c", GENERATE, data, str(args.rows)], check=True)
+    if not os.path.exists(os.path.join(data, "events", "part-000.parquet")):
+        subprocess.run([PY, "-c", GENERATE_EVENTS, data, str(args.rows)], check=True)
     engines = ["deltaguard", "deltaguard-limited", "duckdb-limited"]
     duck_limit = args.limit.upper().rstrip("B") + "B"  # DuckDB's spelling: 256MB
     start = os.getloadavg()
@@ -114,8 +117,10 @@ def main():
                 rel = relations("duckdb" if engine.startswith("duckdb") else "deltaguard",
                                 data)
                 limit = duck_limit if engine.startswith("duckdb") else args.limit
-                samples[engine].append(run_once(engine, QUERIES[name].format(**rel),
-                                                limit))
+                sql = QUERIES[name].format(**rel)
+                if engine.startswith("duckdb"):  # DuckDB's name for get_json_object
+                    sql = sql.replace("get_json_object", "json_extract_string")
+                samples[engine].append(run_once(engine, sql, limit))
         result["queries"][name] = {}
         for engine, runs in samples.items():
             r = {"times": [s[0] for s in runs],

@@ -514,8 +514,8 @@ Result<QueryPlan> SelectPlanner::Plan() {
       if (aggregate) {
         DELTA_ASSIGN_OR_RETURN(rows, Aggregate(in, spec));
       } else {
-        DELTA_ASSIGN_OR_RETURN(HeldRows input,
-                               HoldAll(in, in->schema(), "window input", memory));
+        DELTA_ASSIGN_OR_RETURN(HeldRows input, HoldAll(in, in->schema(), "window input",
+                                                       memory, WindowCost(calls)));
         auto keys = SharedPartitionKeys(calls);
         if (input.spilled && !keys.empty()) {
           DELTA_ASSIGN_OR_RETURN(

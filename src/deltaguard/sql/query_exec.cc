@@ -206,7 +206,8 @@ int64_t HeldBytes(const arrow::RecordBatch& batch) {
 
 Result<HeldRows> HoldAll(const ReaderRef& reader,
                          const std::shared_ptr<arrow::Schema>& schema,
-                         const std::string& what, const QueryMemoryRef& memory) {
+                         const std::string& what, const QueryMemoryRef& memory,
+                         HoldCost cost) {
   HeldRows held;
   int64_t reserved = 0;
   std::unique_ptr<SpillFile> spill;
@@ -215,7 +216,8 @@ Result<HeldRows> HoldAll(const ReaderRef& reader,
     arrow::Status st = reader->ReadNext(&batch);
     if (!st.ok()) return FromArrowStatus(st, ErrorCode::kIOError, what);
     if (batch == nullptr) break;
-    const int64_t bytes = HeldBytes(*batch);
+    const int64_t bytes =
+        cost.copies * HeldBytes(*batch) + cost.per_row * batch->num_rows();
     held.bytes += bytes;
     if (spill == nullptr && memory != nullptr && !memory->TryReserve(bytes)) {
       // Past the budget: what is held goes to the file with the rest, and its

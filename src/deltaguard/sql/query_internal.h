@@ -229,17 +229,27 @@ bool NeverTrue(const BoundExpr* predicate);
 struct HeldRows {
   std::vector<BatchRef> batches;
   bool spilled = false;
-  int64_t bytes = 0;  ///< Arrow bytes of every row
+  int64_t bytes = 0;  ///< the cost of every row (HoldCost; Arrow bytes by default)
   /// The budget the RAM-held rows take; returned when the rows go.
   std::shared_ptr<MemoryReservation> reservation;
 };
 
+/// What an operator's held rows cost it beyond their Arrow data: `copies` of the data
+/// in all, and `per_row` bytes of working memory per row (a window's sort entries,
+/// boundaries and results).
+struct HoldCost {
+  int64_t copies = 1;
+  int64_t per_row = 0;
+};
+
 /// Read every batch of `reader` (of `schema`; `what` names the operator in errors),
-/// reserving each in `memory` (null: no limit). The first batch that does not fit
-/// sends every row read so far, and every later one, to a spill file.
+/// reserving each batch's cost in `memory` (null: no limit). The first batch that does
+/// not fit sends every row read so far, and every later one, to a spill file.
+/// HeldRows::bytes is the cost of every row.
 Result<HeldRows> HoldAll(const ReaderRef& reader,
                          const std::shared_ptr<arrow::Schema>& schema,
-                         const std::string& what, const QueryMemoryRef& memory);
+                         const std::string& what, const QueryMemoryRef& memory,
+                         HoldCost cost = {});
 
 /// `reader`, holding `anchor` (a reservation, a spill mapping) while it is alive.
 ReaderRef KeepAlive(ReaderRef reader, std::shared_ptr<void> anchor);
@@ -398,6 +408,11 @@ Result<BatchRef> ComputeWindows(const BatchRef& rows,
 /// those columns. `stage` turns one partition's rows into output rows of `out_schema`.
 using WindowStage = std::function<Result<BatchRef>(const BatchRef&)>;
 std::vector<BoundExprRef> SharedPartitionKeys(const std::vector<WindowCall>& calls);
+/// What the stage's held input costs it (HoldCost): the input and its combined copy,
+/// and per row the sort entries with their scratch (at most 48 bytes), partition and
+/// peer starts (16) and each call's result (9), so the memory limit bounds the stage's
+/// working set, not only its input.
+HoldCost WindowCost(const std::vector<WindowCall>& calls);
 Result<ReaderRef> SpilledWindowStage(HeldRows held, const std::vector<BoundExprRef>& keys,
                                      std::shared_ptr<arrow::Schema> out_schema,
                                      WindowStage stage, QueryMemory& memory,

@@ -94,6 +94,23 @@ TEST_F(QuerySpillTest, WindowsAreComputedSpillPartitionBySpillPartition) {
   ExpectSameRows("SELECT id, rank() OVER (ORDER BY k, id) FROM f");
 }
 
+TEST_F(QuerySpillTest, AWindowsWorkingSetCountsAgainstTheLimit) {
+  // 20,000 BIGINT ids (160 KB of data) fit a 256 KiB limit as ORDER BY's input, but
+  // not with a window's combined copy, sort entries, boundaries and results
+  // (WindowCost): the window spills and gives the same rows.
+  const std::string ids = "(SELECT id FROM range(20000)) t";
+  RowsUnder("SELECT id FROM " + ids + " ORDER BY id DESC", 256 << 10);
+  EXPECT_EQ(memory_->spill_files(), 0);
+  const std::string window =
+      "SELECT id, row_number() OVER (PARTITION BY id % 10 ORDER BY id) AS rn FROM " + ids;
+  auto limited = RowsUnder(window, 256 << 10);
+  EXPECT_GT(memory_->spill_files(), 0);
+  auto unlimited = RowsUnder(window, -1);
+  EXPECT_EQ(memory_->spill_files(), 0);
+  EXPECT_EQ(limited.size(), 20000u);
+  EXPECT_EQ(limited, unlimited);
+}
+
 TEST_F(QuerySpillTest, OrderByDistinctAndSetOperations) {
   sort_ = false;  // ORDER BY decides the order
   ExpectSameRows("SELECT id, v FROM f ORDER BY k DESC NULLS FIRST, v LIMIT 50");

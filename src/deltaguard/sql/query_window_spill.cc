@@ -58,6 +58,10 @@ class PartitionedStageReader final : public arrow::RecordBatchReader {
 
 }  // namespace
 
+HoldCost WindowCost(const std::vector<WindowCall>& calls) {
+  return HoldCost{2, 48 + 16 + 9 * static_cast<int64_t>(calls.size())};
+}
+
 std::vector<BoundExprRef> SharedPartitionKeys(const std::vector<WindowCall>& calls) {
   std::vector<BoundExprRef> out;
   if (calls.empty()) return out;
