@@ -114,7 +114,8 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
     corrupt_ = layout.corrupt;
     raw_ = layout.raw;
     metadata_ = std::move(layout.metadata);
-    Project();
+    keep_ = IngestProjection(spec_);  // the columns a query reads (ReadSpec::columns)
+    out_schema_ = ProjectSchema(schema_, keep_);
     return OkStatus();
   }
 
@@ -159,12 +160,6 @@ class ParquetIngestReader final : public arrow::RecordBatchReader {
       DELTA_ASSIGN_OR_RETURN(*out, Convert(*batch));
       return OkStatus();
     }
-  }
-
-  // The columns a query reads (ReadSpec::columns, IngestProjection).
-  void Project() {
-    keep_ = IngestProjection(spec_);
-    out_schema_ = ProjectSchema(schema_, keep_);
   }
 
   bool Kept(size_t out) const { return keep_.empty() || keep_[out]; }
