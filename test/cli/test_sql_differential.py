@@ -285,6 +285,15 @@ QUERIES = [
     "o.x) AS top FROM {w} o WHERE v IS NOT NULL",
     "SELECT id, v FROM {w} o WHERE v > 4 OR v IN (SELECT i.v - 2 FROM {w} i WHERE "
     "i.grp = o.grp AND i.id > o.id AND i.v IS NOT NULL)",
+    # correlated collect_list/collect_set: an empty array without subquery rows
+    "SELECT id, (SELECT sort_array(collect_set(i.v)) FROM {w} i WHERE i.grp = o.grp "
+    "AND i.id < o.id) AS before, size((SELECT collect_list(i.v) FROM {w} i WHERE "
+    "i.grp = o.grp AND i.v > o.v)) AS above FROM {w} o",
+    # collections meet at a common type (array() meets any array), CAST part by part
+    "SELECT id, coalesce(if(v > 3, array(v, x), NULL), array()) AS a, "
+    "CAST(array(v, NULL) AS ARRAY<STRING>) AS t, nvl(if(v > 5, named_struct('a', v), "
+    "NULL), named_struct('a', 0L)) AS s, CAST(map(grp, d) AS MAP<STRING, DOUBLE>) AS m "
+    "FROM {w} WHERE grp IS NOT NULL",
     # the function library (docs/sql.md "Functions"): values, NULLs, and the column
     # names Spark gives unaliased calls
 

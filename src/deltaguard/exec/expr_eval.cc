@@ -50,9 +50,78 @@ Result<std::shared_ptr<arrow::DataType>> ArrowTypeOf(const DataType& type) {
   return ToArrowType(type);
 }
 
+namespace {
+
+// An array of `type` holding `items` in order.
+Result<std::shared_ptr<arrow::Array>> ItemsArray(
+    const std::vector<LiteralValue>& items,
+    const std::shared_ptr<arrow::DataType>& type) {
+  std::unique_ptr<arrow::ArrayBuilder> builder;
+  DELTA_ARROW_RETURN_NOT_OK(
+      arrow::MakeBuilder(arrow::default_memory_pool(), type, &builder),
+      ErrorCode::kInternal, "a nested literal");
+  for (const auto& item : items) {
+    DELTA_ASSIGN_OR_RETURN(auto scalar, ToScalar(item));
+    DELTA_ARROW_RETURN_NOT_OK(builder->AppendScalar(*scalar), ErrorCode::kInternal,
+                              "a nested literal");
+  }
+  std::shared_ptr<arrow::Array> out;
+  DELTA_ARROW_RETURN_NOT_OK(builder->Finish(&out), ErrorCode::kInternal,
+                            "a nested literal");
+  return out;
+}
+
+// A nested value (NestedValue) as the Arrow scalar of its type: a list of its
+// elements, a struct of its fields, a map of its key/value pairs.
+Result<std::shared_ptr<arrow::Scalar>> NestedScalar(
+    const LiteralValue& v, const std::shared_ptr<arrow::DataType>& type) {
+  const auto& items = std::get<NestedValue>(v.value).items;
+  switch (type->id()) {
+    case arrow::Type::LIST:
+    case arrow::Type::LARGE_LIST: {
+      const auto& list = static_cast<const arrow::BaseListType&>(*type);
+      DELTA_ASSIGN_OR_RETURN(auto values, ItemsArray(items, list.value_type()));
+      if (type->id() == arrow::Type::LARGE_LIST) {
+        return std::make_shared<arrow::LargeListScalar>(values, type);
+      }
+      return std::make_shared<arrow::ListScalar>(values, type);
+    }
+    case arrow::Type::STRUCT: {
+      std::vector<std::shared_ptr<arrow::Scalar>> fields;
+      for (const auto& item : items) {
+        DELTA_ASSIGN_OR_RETURN(auto scalar, ToScalar(item));
+        fields.push_back(std::move(scalar));
+      }
+      return std::make_shared<arrow::StructScalar>(std::move(fields), type);
+    }
+    case arrow::Type::MAP: {
+      const auto& map = static_cast<const arrow::MapType&>(*type);
+      std::vector<LiteralValue> keys, values;
+      for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        keys.push_back(items[i]);
+        values.push_back(items[i + 1]);
+      }
+      DELTA_ASSIGN_OR_RETURN(auto key_array, ItemsArray(keys, map.key_type()));
+      DELTA_ASSIGN_OR_RETURN(auto value_array, ItemsArray(values, map.item_type()));
+      DELTA_ARROW_ASSIGN_OR_RETURN(
+          auto entries,
+          arrow::StructArray::Make({key_array, value_array},
+                                   {map.key_field(), map.item_field()}),
+          ErrorCode::kInternal, "a nested literal");
+      return std::make_shared<arrow::MapScalar>(entries, type);
+    }
+    default:
+      return MakeError(ErrorCode::kInternal, "a nested literal of type {}",
+                       TypeToSql(*v.type));
+  }
+}
+
+}  // namespace
+
 Result<std::shared_ptr<arrow::Scalar>> ToScalar(const LiteralValue& v) {
   DELTA_ASSIGN_OR_RETURN(auto type, ArrowTypeOf(*v.type));
   if (v.is_null()) return arrow::MakeNullScalar(type);
+  if (std::holds_alternative<NestedValue>(v.value)) return NestedScalar(v, type);
   switch (v.type->kind()) {
     case TypeKind::kBoolean:
       return std::make_shared<arrow::BooleanScalar>(std::get<bool>(v.value));

@@ -60,6 +60,11 @@ class Evaluator {
   static Result<Datum> Like(const std::shared_ptr<arrow::Array>& out, bool scalar);
   Result<Datum> SparkCastDatum(const Datum& arg, const DataType& target, bool try_cast);
   Result<Datum> Cast(const Datum& arg_in, const DataType& target, bool try_cast);
+  Result<std::shared_ptr<arrow::Array>> CastNested(const arrow::Array& a,
+                                                   const DataType& target, bool try_cast);
+  template <typename ListArray>
+  Result<std::shared_ptr<arrow::Array>> CastList(const ListArray& list,
+                                                 const DataType& target, bool try_cast);
 
   // expr_eval_logic.cc
   Result<Datum> Case(const BoundExpr& e);

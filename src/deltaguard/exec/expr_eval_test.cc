@@ -202,6 +202,52 @@ TEST_F(ExprEvalTest, NestedColumnsAndPredicate) {
   EXPECT_EQ((*constant)->length(), 4);
 }
 
+// Collections cast part by part with the scalar rules (string elements are trimmed and
+// parsed as Spark does); a slice casts only the values its own rows reference, so a bad
+// value in a row outside it raises nothing.
+TEST_F(ExprEvalTest, NestedCastsConvertPartByPartWithinTheSlice) {
+  auto schema =
+      Ddl("a ARRAY<STRING>, m MAP<STRING, STRING>, t STRUCT<u: STRING, v: INT>");
+  auto batch = Rows(schema, R"([
+    {"a": ["x"], "m": [["k", "x"]], "t": {"u": "x", "v": 1}},
+    {"a": [" 1", null, "2 "], "m": [["k", "3"]], "t": null},
+    {"a": null, "m": null, "t": {"u": "4", "v": null}},
+    {"a": ["5"], "m": [], "t": {"u": "6", "v": 7}},
+    {"a": ["y"], "m": [["j", "y"]], "t": {"u": "y", "v": 0}}
+  ])");
+  auto slice = batch->Slice(1, 3);
+  auto eval = [&](const std::string& sql) -> std::string {
+    auto e = ParseExpression(sql);
+    if (!e) return "PARSE";
+    auto bound = Bind(**e, *schema);
+    if (!bound) return "BIND: " + bound.error().message;
+    auto r = Evaluate(**bound, *slice);
+    if (!r) return "ERROR: " + r.error().message;
+    return (*r)->ToString();
+  };
+  std::string a = eval("CAST(a AS ARRAY<BIGINT>)");
+  EXPECT_NE(a.find("1,\n    null,\n    2"), std::string::npos) << a;
+  EXPECT_NE(a.find("5"), std::string::npos) << a;
+  std::string m = eval("CAST(m AS MAP<STRING, INT>)");
+  EXPECT_NE(m.find("3"), std::string::npos) << m;
+  EXPECT_EQ(m.find("\"x\""), std::string::npos) << m;
+  // By position: the target's names, each field cast on its own.
+  std::string t = eval("CAST(t AS STRUCT<p: INT, q: STRING>)");
+  EXPECT_NE(t.find("-- child 0 type: int32"), std::string::npos) << t;
+  EXPECT_NE(t.find("4"), std::string::npos) << t;
+  EXPECT_EQ(t.find("\"x\""), std::string::npos) << t;
+  // The whole batch holds 'x', which is not a number.
+  auto e = ParseExpression("CAST(a AS ARRAY<INT>)");
+  auto bound = Bind(**e, *schema);
+  ASSERT_TRUE(bound) << bound.error().ToString();
+  auto whole = Evaluate(**bound, *batch);
+  ASSERT_FALSE(whole);
+  EXPECT_NE(whole.error().message.find("CAST_INVALID_INPUT"), std::string::npos);
+  EXPECT_EQ(eval("TRY_CAST(t AS STRUCT<p: INT, q: INT>)").find("ERROR"),
+            std::string::npos);
+  EXPECT_NE(eval("CAST(t AS STRUCT<p: INT>)").find("cannot cast"), std::string::npos);
+}
+
 TEST_F(ExprEvalTest, MissingBatchColumnIsNotFound) {
   auto e = ParseExpression("i > 0");
   auto bound = Bind(**e, *schema_);

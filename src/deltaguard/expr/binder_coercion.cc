@@ -9,6 +9,7 @@
 
 #include "deltaguard/expr/binder_internal.h"
 #include "deltaguard/expr/printer.h"
+#include "deltaguard/util/string_util.h"
 
 namespace deltaguard {
 namespace internal {
@@ -53,11 +54,57 @@ bool IsDateTime(TypeKind k) {
          k == TypeKind::kTimestampNtz;
 }
 
+DataTypeRef CommonType(const DataTypeRef& a, const DataTypeRef& b);
+
+// Common type of two arrays, maps or structs of the same kind: their parts' common
+// types, NULLs allowed where either allows them (Spark's findWiderTypeForTwo). Struct
+// fields pair by position and must have the same names (ignoring case; the first
+// side's spelling is kept). nullptr when a part has none.
+DataTypeRef CommonNestedType(const DataType& a, const DataType& b) {
+  switch (a.kind()) {
+    case TypeKind::kArray: {
+      const auto& x = static_cast<const ArrayType&>(a);
+      const auto& y = static_cast<const ArrayType&>(b);
+      DataTypeRef element = CommonType(x.element_type(), y.element_type());
+      if (!element) return nullptr;
+      return std::make_shared<ArrayType>(element, x.contains_null() || y.contains_null());
+    }
+    case TypeKind::kMap: {
+      const auto& x = static_cast<const MapType&>(a);
+      const auto& y = static_cast<const MapType&>(b);
+      DataTypeRef key = CommonType(x.key_type(), y.key_type());
+      DataTypeRef value = CommonType(x.value_type(), y.value_type());
+      if (!key || !value) return nullptr;
+      return std::make_shared<MapType>(
+          key, value, x.value_contains_null() || y.value_contains_null());
+    }
+    case TypeKind::kStruct: {
+      const auto& x = static_cast<const StructType&>(a);
+      const auto& y = static_cast<const StructType&>(b);
+      if (x.num_fields() != y.num_fields()) return nullptr;
+      std::vector<StructField> fields;
+      for (size_t i = 0; i < x.num_fields(); ++i) {
+        if (!EqualsIgnoreCase(x.field(i).name, y.field(i).name)) return nullptr;
+        DataTypeRef type = CommonType(x.field(i).type, y.field(i).type);
+        if (!type) return nullptr;
+        StructField f = x.field(i);
+        f.type = type;
+        f.nullable = x.field(i).nullable || y.field(i).nullable;
+        fields.push_back(std::move(f));
+      }
+      return std::make_shared<StructType>(std::move(fields));
+    }
+    default:
+      return nullptr;
+  }
+}
+
 // Common type of two non-string-literal operand types, or nullptr.
 DataTypeRef CommonType(const DataTypeRef& a, const DataTypeRef& b) {
   if (a->Equals(*b)) return a;
   if (a->kind() == TypeKind::kVoid) return b;
   if (b->kind() == TypeKind::kVoid) return a;
+  if (a->kind() == b->kind() && a->is_nested()) return CommonNestedType(*a, *b);
   if (a->is_numeric() && b->is_numeric()) return WiderNumeric(*a, *b);
   if (IsDateTime(a->kind()) && IsDateTime(b->kind())) {
     if (a->kind() == TypeKind::kTimestamp || b->kind() == TypeKind::kTimestamp) {
@@ -239,6 +286,23 @@ Status CheckCastable(const DataType& from, const DataType& to) {
     ok = to.is_primitive() && t != TypeKind::kVariant;
   } else if (IsDateTime(f)) {
     ok = IsDateTime(t);
+  } else if (f == t && f == TypeKind::kArray) {
+    // Spark casts collections part by part (Cast.canCast): elements, keys and values,
+    // struct fields by position whatever their names.
+    return CheckCastable(*static_cast<const ArrayType&>(from).element_type(),
+                         *static_cast<const ArrayType&>(to).element_type());
+  } else if (f == t && f == TypeKind::kMap) {
+    const auto& x = static_cast<const MapType&>(from);
+    const auto& y = static_cast<const MapType&>(to);
+    DELTA_RETURN_IF_ERROR(CheckCastable(*x.key_type(), *y.key_type()));
+    return CheckCastable(*x.value_type(), *y.value_type());
+  } else if (f == t && f == TypeKind::kStruct) {
+    const auto& x = static_cast<const StructType&>(from);
+    const auto& y = static_cast<const StructType&>(to);
+    ok = x.num_fields() == y.num_fields();
+    for (size_t i = 0; ok && i < x.num_fields(); ++i) {
+      DELTA_RETURN_IF_ERROR(CheckCastable(*x.field(i).type, *y.field(i).type));
+    }
   }
   if (!ok) {
     return MakeError(ErrorCode::kSchemaMismatch, "cannot cast {} to {}", TypeToSql(from),

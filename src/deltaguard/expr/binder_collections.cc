@@ -125,11 +125,15 @@ Result<BoundExprRef> MapOf(std::vector<BoundExprRef> args) {
     keys.push_back(args[i]);
     values.push_back(args[i + 1]);
   }
-  DataTypeRef key_type = DataType::String(), value_type = DataType::String();
-  if (!args.empty()) {
-    DELTA_ASSIGN_OR_RETURN(key_type, Unify(&keys, "map keys"));
-    DELTA_ASSIGN_OR_RETURN(value_type, Unify(&values, "map values"));
+  if (args.empty()) {
+    // map() is MAP<VOID, VOID>, as in Spark, so it meets any map.
+    return MakeCall(BoundFn::kLibrary,
+                    std::make_shared<MapType>(DataType::Void(), DataType::Void(), true),
+                    {}, "map");
   }
+  DataTypeRef key_type, value_type;
+  DELTA_ASSIGN_OR_RETURN(key_type, Unify(&keys, "map keys"));
+  DELTA_ASSIGN_OR_RETURN(value_type, Unify(&values, "map values"));
   if (key_type->kind() == TypeKind::kVoid) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "NULL_MAP_KEY: function map(): a map key cannot be NULL");

@@ -406,7 +406,11 @@ Result<BoundExprRef> BindLibraryFunction(const Expr& node,
     if (f->canonical == "concat_ws" && i > 0 &&
         args[i]->type->kind() == TypeKind::kArray) {
       const auto& element = static_cast<const ArrayType&>(*args[i]->type).element_type();
-      if (element->kind() != TypeKind::kString) {
+      if (element->kind() == TypeKind::kVoid) {
+        // array() (ARRAY<VOID>) is an array of strings with no element.
+        DELTA_ASSIGN_OR_RETURN(args[i], CastTo(args[i], std::make_shared<ArrayType>(
+                                                            DataType::String(), true)));
+      } else if (element->kind() != TypeKind::kString) {
         return ArgError(*f, i, *args[i], "STRING or ARRAY<STRING>");
       }
       continue;
@@ -434,8 +438,9 @@ Result<BoundExprRef> BindLibraryFunction(const Expr& node,
     }
     result = *schema;
   } else if (f->result == 'a') {
-    // array(a, b, ...): elements of the common type (array() is ARRAY<STRING>).
-    DataTypeRef element = DataType::String();
+    // array(a, b, ...): elements of the common type. array() is ARRAY<VOID>, as in
+    // Spark, so it meets any array (`coalesce(tags, array())`).
+    DataTypeRef element = DataType::Void();
     if (!args.empty()) {
       DELTA_ASSIGN_OR_RETURN(element, Unify(&args, "array"));
     }

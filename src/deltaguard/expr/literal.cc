@@ -1,11 +1,15 @@
 #include "deltaguard/expr/literal.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "deltaguard/util/civil_date.h"
 #include "deltaguard/util/string_util.h"
@@ -418,8 +422,39 @@ Result<LiteralValue> CoerceStringLiteral(const std::string& text,
   }
 }
 
+bool operator==(const NestedValue& a, const NestedValue& b) { return a.items == b.items; }
+
+bool operator==(const LiteralValue& a, const LiteralValue& b) {
+  if ((a.type == nullptr) != (b.type == nullptr)) return false;
+  if (a.type != nullptr && !a.type->Equals(*b.type)) return false;
+  return a.value == b.value;
+}
+
+namespace {
+
+std::string NestedToString(const DataType& type, const NestedValue& v) {
+  std::vector<std::string> parts;
+  parts.reserve(v.items.size() * 2);
+  if (type.kind() == TypeKind::kStruct) {
+    const auto& st = static_cast<const StructType&>(type);
+    for (size_t i = 0; i < v.items.size() && i < st.num_fields(); ++i) {
+      parts.push_back(LiteralValue{DataType::String(), st.field(i).name}.ToString());
+      parts.push_back(v.items[i].ToString());
+    }
+    return fmt::format("named_struct({})", fmt::join(parts, ", "));
+  }
+  for (const auto& item : v.items) parts.push_back(item.ToString());
+  return fmt::format("{}({})", type.kind() == TypeKind::kMap ? "map" : "array",
+                     fmt::join(parts, ", "));
+}
+
+}  // namespace
+
 std::string LiteralValue::ToString() const {
   if (is_null()) return "NULL";
+  if (const auto* nested = std::get_if<NestedValue>(&value)) {
+    return NestedToString(*type, *nested);
+  }
   switch (type->kind()) {
     case TypeKind::kBoolean:
       return std::get<bool>(value) ? "TRUE" : "FALSE";

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "deltaguard/expr/ast.h"
 #include "deltaguard/schema/data_type.h"
@@ -21,19 +22,34 @@ namespace deltaguard {
 
 using Int128 = __int128;
 
+struct LiteralValue;
+
+/// The items of a non-NULL ARRAY (its elements), MAP (k0, v0, k1, v1, ...) or STRUCT
+/// (its fields in order), each typed as the container's type says. Only the values of
+/// subqueries are nested (query_subquery.cc); SQL text has no nested literals.
+struct NestedValue {
+  std::vector<LiteralValue> items;
+};
+bool operator==(const NestedValue& a, const NestedValue& b);
+
 struct LiteralValue {
   /// Type of the value; Void for an untyped NULL.
   DataTypeRef type;
   /// monostate = NULL; bool; int64_t for byte..long, date (days), timestamps (micros);
-  /// double for float and double; Int128 for decimals; string for string and binary.
-  using ValueType =
-      std::variant<std::monostate, bool, int64_t, double, Int128, std::string>;
+  /// double for float and double; Int128 for decimals; string for string and binary;
+  /// NestedValue for arrays, maps and structs.
+  using ValueType = std::variant<std::monostate, bool, int64_t, double, Int128,
+                                 std::string, NestedValue>;
   ValueType value;
 
   bool is_null() const { return std::holds_alternative<std::monostate>(value); }
-  /// SQL text of the value, for messages ("DATE '2024-01-01'", "'abc'", "1.50").
+  /// SQL text of the value, for messages ("DATE '2024-01-01'", "'abc'", "1.50",
+  /// "array(1, 2)", "named_struct('a', 1)", "map('k', 1)").
   std::string ToString() const;
 };
+
+/// Same type and value, items compared in order (NULL equals NULL).
+bool operator==(const LiteralValue& a, const LiteralValue& b);
 
 /// The typed value of a kLiteral node. kParseError for text that is not a valid
 /// value of its kind (out-of-range numbers, impossible dates).

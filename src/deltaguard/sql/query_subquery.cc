@@ -38,6 +38,23 @@ namespace deltaguard::query_internal {
 
 namespace {
 
+Result<LiteralValue> ValueAt(const arrow::Array& a, int64_t i, const DataTypeRef& type);
+
+// Row i of a list array, not NULL, as a NestedValue of its elements.
+template <typename ListArray>
+Result<LiteralValue> ListValueAt(const ListArray& list, int64_t i,
+                                 const DataTypeRef& type) {
+  const auto& element = static_cast<const ArrayType&>(*type).element_type();
+  NestedValue nested;
+  for (auto j = list.value_offset(i); j < list.value_offset(i) + list.value_length(i);
+       ++j) {
+    DELTA_ASSIGN_OR_RETURN(LiteralValue item, ValueAt(*list.values(), j, element));
+    nested.items.push_back(std::move(item));
+  }
+  return LiteralValue{type, std::move(nested)};
+}
+
+// Row i of `a` as a literal of `type` (the subquery's column type).
 Result<LiteralValue> ValueAt(const arrow::Array& a, int64_t i, const DataTypeRef& type) {
   LiteralValue v{type, {}};
   if (a.IsNull(i)) return v;
@@ -78,12 +95,52 @@ Result<LiteralValue> ValueAt(const arrow::Array& a, int64_t i, const DataTypeRef
     case arrow::Type::BINARY:
       v.value = std::string(static_cast<const arrow::BinaryArray&>(a).GetView(i));
       return v;
+    case arrow::Type::LIST:
+      if (type->kind() != TypeKind::kArray) break;
+      return ListValueAt(static_cast<const arrow::ListArray&>(a), i, type);
+    case arrow::Type::LARGE_LIST:
+      if (type->kind() != TypeKind::kArray) break;
+      return ListValueAt(static_cast<const arrow::LargeListArray&>(a), i, type);
+    case arrow::Type::MAP: {
+      if (type->kind() != TypeKind::kMap) break;
+      const auto& map = static_cast<const arrow::MapArray&>(a);
+      const auto& map_type = static_cast<const MapType&>(*type);
+      NestedValue nested;
+      for (int64_t j = map.value_offset(i); j < map.value_offset(i) + map.value_length(i);
+           ++j) {
+        DELTA_ASSIGN_OR_RETURN(LiteralValue key,
+                               ValueAt(*map.keys(), j, map_type.key_type()));
+        DELTA_ASSIGN_OR_RETURN(LiteralValue value,
+                               ValueAt(*map.items(), j, map_type.value_type()));
+        nested.items.push_back(std::move(key));
+        nested.items.push_back(std::move(value));
+      }
+      v.value = std::move(nested);
+      return v;
+    }
+    case arrow::Type::STRUCT: {
+      if (type->kind() != TypeKind::kStruct) break;
+      const auto& st = static_cast<const arrow::StructArray&>(a);
+      const auto& struct_type = static_cast<const StructType&>(*type);
+      if (static_cast<size_t>(st.num_fields()) != struct_type.num_fields()) break;
+      NestedValue nested;
+      for (int f = 0; f < st.num_fields(); ++f) {
+        // field(f) is adjusted for the struct array's own offset, so row i is its row i.
+        DELTA_ASSIGN_OR_RETURN(LiteralValue item,
+                               ValueAt(*st.field(f), i, struct_type.field(f).type));
+        nested.items.push_back(std::move(item));
+      }
+      v.value = std::move(nested);
+      return v;
+    }
     default:
-      return MakeError(ErrorCode::kUnsupportedFeature,
-                       "a subquery used as a value returns {}, which is not supported "
-                       "yet (numbers, strings, booleans, dates and timestamps are)",
-                       type->ToString());
+      break;
   }
+  return MakeError(ErrorCode::kUnsupportedFeature,
+                   "a subquery used as a value returns {}, which is not supported "
+                   "yet (numbers, strings, booleans, dates, timestamps, arrays, maps and "
+                   "structs of them are)",
+                   type->ToString());
 }
 
 // Inner references of a correlated condition become `alias.__cN`, each projected by

@@ -139,20 +139,16 @@ Result<std::optional<FromClause>> ScalarJoin(
   derived->items.push_back(std::move(v));
   // An outer row without subquery rows (no match in the LEFT JOIN: its key is NULL)
   // gets the subquery's value over no rows, as Spark evaluates the aggregate over an
-  // empty group: 0 for a count, `coalesce(sum(x), 0)` 0, most aggregates NULL. It is
-  // computed once, by the subquery with WHERE false (which reads no row).
+  // empty group: 0 for a count, an empty array for collect_list, `coalesce(sum(x), 0)`
+  // 0, most aggregates NULL. Unless it is a count or NULL, it is computed once, by the
+  // subquery with WHERE false (which reads no row).
   ExprRef result = Expr::Column({alias, "__v"});
   const Expr& agg = *sub.items[0].expr;
   const bool bare = agg.kind == ExprKind::kFunction && IsAggregateName(agg.text);
   if (bare && (agg.text == "count" || agg.text == "count_if" ||
                agg.text == "approx_count_distinct")) {
     result = Expr::Function("coalesce", {result, Expr::Int(0)});
-  } else if (bare && HasEmptyValue(agg.text)) {
-    return MakeError(ErrorCode::kUnsupportedFeature,
-                     "a correlated scalar subquery of {}() is not supported yet (its "
-                     "value over no rows is an empty array): {}",
-                     agg.text, text);
-  } else if (!bare) {
+  } else if (!bare || HasEmptyValue(agg.text)) {
     auto empty = std::make_shared<SelectStmt>();
     empty->from = sub.from;
     empty->where = Expr::Bool(false);
