@@ -294,6 +294,15 @@ QUERIES = [
     "CAST(array(v, NULL) AS ARRAY<STRING>) AS t, nvl(if(v > 5, named_struct('a', v), "
     "NULL), named_struct('a', 0L)) AS s, CAST(map(grp, d) AS MAP<STRING, DOUBLE>) AS m "
     "FROM {w} WHERE grp IS NOT NULL",
+    # array functions over collected groups and over rows with NULLs
+    "SELECT grp, array_join(array_sort(collect_list(v)), ',') AS j, "
+    "slice(array_sort(collect_list(v)), 2, 2) AS s, array_max(collect_list(x)) AS mx, "
+    "array_position(array_sort(collect_list(v)), 3) AS p, "
+    "array_compact(reverse(array_sort(collect_list(d)))) AS r FROM {w} GROUP BY grp",
+    "SELECT id, concat(array(v), array(id)) AS c, array_union(array(v, id), "
+    "array(id, 1L)) AS u, array_except(array(v, NULL), array(id)) AS e, "
+    "arrays_overlap(array(v), array(id, NULL)) AS o, array_remove(array(v, id), 3) AS rm, "
+    "array_append(array(v), id) AS ap, sequence(1, id % 4 + 1) AS sq FROM {w}",
     # the function library (docs/sql.md "Functions"): values, NULLs, and the column
     # names Spark gives unaliased calls
 

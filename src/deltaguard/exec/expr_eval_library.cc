@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "deltaguard/arrow/status.h"
+#include "deltaguard/exec/expr_eval_array_internal.h"
 #include "deltaguard/exec/expr_eval_library_internal.h"
 #include "deltaguard/util/string_util.h"
 
@@ -463,6 +464,8 @@ Result<Datum> CallLibrary(const LibraryCall& call) {
     for (auto& k : MathKernels()) all.push_back(k);
     for (auto& k : HashKernels()) all.push_back(k);
     for (auto& k : ArrayKernels()) all.push_back(k);
+    for (auto& k : ArrayListKernels()) all.push_back(k);
+    for (auto& k : ArraySetKernels()) all.push_back(k);
     for (auto& k : JsonKernels()) all.push_back(k);
     for (auto& k : FormatKernels()) all.push_back(k);
     for (auto& k : TimezoneKernels()) all.push_back(k);

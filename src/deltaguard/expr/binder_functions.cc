@@ -248,6 +248,7 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
         LiteralValue{DataType::String(), CatalogTypeString(*args[0]->type)});
   }
   if (node.text == "schema_of_json") return BindSchemaOfJson(node, args);
+  if (IsArrayCall(node.text, args)) return BindArrayCall(node, std::move(args));
   if (found == nullptr && IsCollectionCall(node.text, args)) {
     return BindCollectionCall(node, std::move(args));
   }
@@ -260,8 +261,8 @@ Result<BoundExprRef> BindFunction(const Expr& node, std::vector<BoundExprRef> ar
   if (found == nullptr) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "UNRESOLVED_ROUTINE: unknown function {}(); supported: {}, mod, "
-                     "pmod, typeof, {}, {}",
-                     node.text, kSupported, LibraryFunctionNames(),
+                     "pmod, typeof, {}, {}, {}",
+                     node.text, kSupported, LibraryFunctionNames(), ArrayFunctionNames(),
                      LibraryAggregateNames());
   }
   const std::string& name = node.text;

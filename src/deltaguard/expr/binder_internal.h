@@ -70,6 +70,11 @@ Result<BoundExprRef> BindLibraryAggregate(const Expr& node,
 bool IsCollectionCall(std::string_view name, const std::vector<BoundExprRef>& args);
 Result<BoundExprRef> BindCollectionCall(const Expr& node, std::vector<BoundExprRef> args);
 
+// binder_arrays.cc: concat/reverse of arrays and the array functions it lists.
+bool IsArrayCall(std::string_view name, const std::vector<BoundExprRef>& args);
+std::string ArrayFunctionNames();
+Result<BoundExprRef> BindArrayCall(const Expr& node, std::vector<BoundExprRef> args);
+
 // binder_json_schema.cc: schema_of_json(literal), folded to a string literal.
 Result<BoundExprRef> BindSchemaOfJson(const Expr& node,
                                       const std::vector<BoundExprRef>& args);
