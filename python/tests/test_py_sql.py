@@ -220,3 +220,24 @@ def test_delete_with_correlated_exists_matches_the_cli(tmp_path):
     ours = dg.sql(query, warehouse=py_wh).to_pylist()
     theirs = _cli_rows(query, cli_wh)
     assert ours == theirs == [{"id": 2, "v": 20}, {"id": 4, "v": 40}]
+
+
+def test_lambdas_and_nested_values_give_the_cli_answers(tmp_path):
+    """Higher-order functions, the new array functions and a correlated collect_list
+    answer the same from Python and the CLI."""
+    wh = str(tmp_path / "wh")
+    dg.sql("CREATE TABLE t (id INT, a ARRAY<INT>); "
+           "INSERT INTO t VALUES (1, array(3, NULL, 1)), (2, array()), (3, NULL)",
+           warehouse=wh)
+    query = ("SELECT id, transform(a, (x, i) -> x * 10 + i) AS t, "
+             "filter(a, x -> x IS NOT NULL) AS f, exists(a, x -> x > 2) AS e, "
+             "aggregate(coalesce(a, array()), 0, (s, x) -> s + coalesce(x, 0)) AS s, "
+             "array_join(a, '-') AS j, (SELECT sort_array(collect_list(i.id)) FROM t i "
+             "WHERE i.id > o.id) AS later FROM t o ORDER BY id")
+    ours = dg.sql(query, warehouse=wh).to_pylist()
+    assert ours == _cli_rows(query, wh)
+    assert ours == [
+        {"id": 1, "t": [30, None, 12], "f": [3, 1], "e": True, "s": 4, "j": "3-1",
+         "later": [2, 3]},
+        {"id": 2, "t": [], "f": [], "e": False, "s": 0, "j": "", "later": [3]},
+        {"id": 3, "t": None, "f": None, "e": None, "s": 0, "j": None, "later": []}]

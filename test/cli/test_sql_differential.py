@@ -303,6 +303,17 @@ QUERIES = [
     "array(id, 1L)) AS u, array_except(array(v, NULL), array(id)) AS e, "
     "arrays_overlap(array(v), array(id, NULL)) AS o, array_remove(array(v, id), 3) AS rm, "
     "array_append(array(v), id) AS ap, sequence(1, id % 4 + 1) AS sq FROM {w}",
+    # lambdas: outer columns, a parameter shadowing a column, positions, nested
+    # lambdas, Spark's names for unaliased calls
+    "SELECT grp, transform(sort_array(collect_list(v)), (x, i) -> x * 10 + i), "
+    "filter(collect_list(x), v -> v > 0.5) AS pos, exists(collect_list(v), v -> v IS "
+    "NULL) AS anynull, forall(collect_list(v), x -> x < 100) AS small, "
+    "aggregate(collect_list(v), 0L, (acc, x) -> acc + coalesce(x, 0), acc -> acc * 2) "
+    "AS s2 FROM {w} GROUP BY grp",
+    "SELECT id, transform(array(v, id), x -> x + v) AS t, zip_with(array(v), array(id, "
+    "x), (p, q) -> p * q) AS z, transform(array(array(v), array(id)), a -> "
+    "transform(a, y -> y + size(a))) AS n, aggregate(array(v, id), 0, (a, x) -> a + x) "
+    "FROM {w}",
     # the function library (docs/sql.md "Functions"): values, NULLs, and the column
     # names Spark gives unaliased calls
 

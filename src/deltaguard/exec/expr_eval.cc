@@ -196,6 +196,7 @@ Result<Datum> Evaluator::Eval(const BoundExpr& e) {
     case BoundKind::kCase:
       return Case(e);
     case BoundKind::kCall: {
+      if (e.fn == BoundFn::kHigherOrder) return HigherOrder(e);
       if (e.try_cast && e.fn != BoundFn::kToTimestamp) return TryCall(e);
       DELTA_ASSIGN_OR_RETURN(Datum out, CallFn(e));
       return Conform(out, e);

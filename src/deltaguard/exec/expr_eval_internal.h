@@ -66,6 +66,20 @@ class Evaluator {
   Result<std::shared_ptr<arrow::Array>> CastList(const ListArray& list,
                                                  const DataType& target, bool try_cast);
 
+  // expr_eval_lambda.cc
+  Result<Datum> HigherOrder(const BoundExpr& e);
+  Result<Datum> ZipWith(const BoundExpr& e, const std::shared_ptr<arrow::ListArray>& a);
+  Result<Datum> Aggregate(const BoundExpr& e,
+                          const std::shared_ptr<arrow::ListArray>& list);
+  /// `body` over a batch of `length` rows: the lambda columns `columns[i]` for i in
+  /// `own` hold `vars[i]`, and the columns of this batch the body reads are taken
+  /// at `rows` (one outer row per new row).
+  Result<std::shared_ptr<arrow::Array>> RunLambda(
+      const BoundExpr& body, const std::vector<size_t>& own,
+      const std::vector<std::string>& columns,
+      std::vector<std::shared_ptr<arrow::Array>> vars, const std::vector<int64_t>& rows,
+      int64_t length);
+
   // expr_eval_logic.cc
   Result<Datum> Case(const BoundExpr& e);
   Result<Datum> FalseIfNull(const Datum& b, const BoundExpr& e);

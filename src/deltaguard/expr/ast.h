@@ -41,6 +41,12 @@ enum class ExprKind : uint8_t {
   kFunction,  ///< name(children...), star for count(*), distinct
   kWindow,    ///< children[0] (a kFunction) OVER (window): a window function call
   kSubquery,  ///< (query), EXISTS (query), children[0] [NOT] IN (query)
+  /// `x -> body` / `(x, y) -> body`, an argument of a higher-order function
+  /// (transform, filter, ...): `path` the parameter names, children[0] the body.
+  kLambda,
+  /// A lambda parameter in its lambda's body (`text` as written): the parser resolves
+  /// names to parameters before columns, innermost lambda first, as Spark does.
+  kLambdaVar,
 };
 
 enum class ExprOp : uint8_t {

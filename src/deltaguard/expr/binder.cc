@@ -136,6 +136,13 @@ class Binder {
                            "(WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE)",
                            e.text);
         }
+        if (internal::IsHigherOrderFunction(e.text)) {
+          return internal::BindHigherOrder(
+              e, [this](const Expr& c) { return Bind(c); },
+              [this](const Expr& l, const std::vector<DataTypeRef>& types) {
+                return BindLambda(l, types);
+              });
+        }
         DELTA_ASSIGN_OR_RETURN(ExprRef rewritten, internal::RewriteCall(e, schema_));
         if (rewritten) return internal::MarkTry(Bind(*rewritten), rewritten->try_cast);
         std::vector<BoundExprRef> args;
@@ -145,11 +152,57 @@ class Binder {
         }
         return internal::BindFunction(e, std::move(args));
       }
+      case ExprKind::kLambda:
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "a lambda function ({}) goes only where a higher-order function "
+                         "takes one (transform, filter, exists, forall, aggregate, "
+                         "zip_with)",
+                         ToSql(e));
+      case ExprKind::kLambdaVar:
+        return BindLambdaVar(e);
     }
     return MakeError(ErrorCode::kInternal, "unknown expression kind");
   }
 
  private:
+  // A lambda's parameters while its body binds: each is a column of a name no table
+  // has ("\x01" is not in Delta column names' use), unique per lambda so that nested
+  // lambdas with the same parameter names stay apart.
+  struct LambdaVar {
+    std::string name, column;
+    DataTypeRef type;
+  };
+
+  Result<internal::BoundLambda> BindLambda(const Expr& lambda,
+                                           const std::vector<DataTypeRef>& types) {
+    internal::BoundLambda out;
+    const size_t depth = lambda_scope_.size();
+    ++lambdas_;
+    for (size_t i = 0; i < types.size(); ++i) {
+      std::string column = LambdaColumnName(lambdas_, lambda.path[i]);
+      lambda_scope_.push_back({lambda.path[i], column, types[i]});
+      out.columns.push_back(std::move(column));
+    }
+    auto body = Bind(*lambda.children[0]);
+    lambda_scope_.resize(depth);
+    if (!body) return body.error();
+    out.body = *body;
+    return out;
+  }
+
+  Result<BoundExprRef> BindLambdaVar(const Expr& e) {
+    for (auto it = lambda_scope_.rbegin(); it != lambda_scope_.rend(); ++it) {
+      if (!EqualsIgnoreCase(it->name, e.text)) continue;
+      auto b = std::make_shared<BoundExpr>();
+      b->kind = BoundKind::kColumn;
+      b->type = it->type;
+      b->path = {it->column};
+      return BoundExprRef(b);
+    }
+    return MakeError(ErrorCode::kInternal, "lambda variable '{}' outside its lambda",
+                     e.text);
+  }
+
   Result<BoundExprRef> BindColumn(const Expr& e) {
     const StructType* level = &schema_;
     std::vector<std::string> resolved;
@@ -489,20 +542,11 @@ class Binder {
   }
 
   const StructType& schema_;
+  std::vector<LambdaVar> lambda_scope_;
+  int lambdas_ = 0;
   const BindOptions& options_;
   RecursionBudget budget_{kMaxExprDepth + 1};  // the whole expression is one entry
 };
-
-// Pre-order visit with an explicit stack: bound trees built in code may be deep.
-void Walk(const BoundExpr& e, const std::function<void(const BoundExpr&)>& f) {
-  std::vector<const BoundExpr*> pending{&e};
-  while (!pending.empty()) {
-    const BoundExpr* node = pending.back();
-    pending.pop_back();
-    f(*node);
-    for (size_t i = node->args.size(); i-- > 0;) pending.push_back(node->args[i].get());
-  }
-}
 
 int BoundDepth(const BoundExpr& e) {
   std::vector<std::pair<const BoundExpr*, int>> pending{{&e, 1}};
@@ -537,20 +581,6 @@ Result<BoundExprRef> Bind(const Expr& expr, const StructType& schema,
   return bound;
 }
 
-BoundExpr::~BoundExpr() {
-  // As ~Expr (ast.cc): take over solely owned operands so destruction is a loop.
-  std::vector<BoundExprRef> pending = std::move(args);
-  while (!pending.empty()) {
-    BoundExprRef node = std::move(pending.back());
-    pending.pop_back();
-    if (node.use_count() == 1) {
-      auto& mutable_args = const_cast<BoundExpr&>(*node).args;
-      for (auto& a : mutable_args) pending.push_back(std::move(a));
-      mutable_args.clear();
-    }
-  }
-}
-
 Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema,
                                    const BindOptions& options) {
   DELTA_ASSIGN_OR_RETURN(BoundExprRef bound, Bind(expr, schema, options));
@@ -562,44 +592,6 @@ Result<BoundExprRef> BindPredicate(const Expr& expr, const StructType& schema,
                      TypeToSql(*bound->type));
   }
   return bound;
-}
-
-bool IsDeterministic(const BoundExpr& expr) {
-  bool det = true;
-  Walk(expr, [&](const BoundExpr& e) {
-    if (e.fn == BoundFn::kCurrentDate || e.fn == BoundFn::kCurrentTimestamp) det = false;
-    if (e.fn == BoundFn::kLibrary && e.name == "unix_timestamp" && e.args.empty()) {
-      det = false;
-    }
-  });
-  return det;
-}
-
-bool IsWindowOnlyFunction(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
-      "row_number", "rank", "dense_rank",  "percent_rank", "cume_dist", "ntile",
-      "lag",        "lead", "first_value", "last_value",   "nth_value"};
-  for (std::string_view n : kNames) {
-    if (EqualsIgnoreCase(n, name)) return true;
-  }
-  return false;
-}
-
-bool ContainsAggregate(const BoundExpr& expr) {
-  bool agg = false;
-  Walk(expr, [&](const BoundExpr& e) { agg = agg || e.fn == BoundFn::kAggregate; });
-  return agg;
-}
-
-std::vector<std::vector<std::string>> ReferencedColumns(const BoundExpr& expr) {
-  std::vector<std::vector<std::string>> out;
-  Walk(expr, [&](const BoundExpr& e) {
-    if (e.kind == BoundKind::kColumn &&
-        std::find(out.begin(), out.end(), e.path) == out.end()) {
-      out.push_back(e.path);
-    }
-  });
-  return out;
 }
 
 }  // namespace deltaguard

@@ -103,6 +103,12 @@ enum class BoundFn : uint8_t {
   /// (exec/expr_eval_library.cc) is keyed by; arguments are already cast as the
   /// signature says.
   kLibrary,
+  /// transform, filter, exists, forall, aggregate, zip_with (expr/binder_lambda.cc):
+  /// args are the arrays (and aggregate's start value) then the lambda bodies, bound
+  /// with each lambda parameter as a column whose name `path` lists in order (names
+  /// no table has); the evaluator runs a body over the elements
+  /// (exec/expr_eval_lambda.cc).
+  kHigherOrder,
 };
 
 struct BoundExpr {
@@ -198,5 +204,11 @@ enum TruncUnit : int {
 int TruncUnitOf(std::string_view unit, bool time_units);
 /// Every column path the expression reads, as spelled in the schema, without repeats.
 std::vector<std::vector<std::string>> ReferencedColumns(const BoundExpr& expr);
+
+/// Whether a bound column is a lambda's parameter (BoundFn::kHigherOrder): a name no
+/// table has, left out of ReferencedColumns.
+bool IsLambdaColumn(std::string_view name);
+/// The column name of parameter `param` of the `n`-th lambda a binder binds.
+std::string LambdaColumnName(int n, std::string_view param);
 
 }  // namespace deltaguard

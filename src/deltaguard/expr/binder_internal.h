@@ -2,6 +2,7 @@
 /// Type-coercion helpers shared by binder.cc and binder_functions.cc.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,19 @@ Result<BoundExprRef> BindCollectionCall(const Expr& node, std::vector<BoundExprR
 bool IsArrayCall(std::string_view name, const std::vector<BoundExprRef>& args);
 std::string ArrayFunctionNames();
 Result<BoundExprRef> BindArrayCall(const Expr& node, std::vector<BoundExprRef> args);
+
+// binder_lambda.cc: transform, filter, exists, forall, aggregate/reduce, zip_with.
+struct BoundLambda {
+  BoundExprRef body;
+  std::vector<std::string> columns;  ///< the parameters' internal column names
+};
+/// Binds a lambda's body with its parameters of `types` in scope.
+using LambdaBinder = std::function<Result<BoundLambda>(
+    const Expr& lambda, const std::vector<DataTypeRef>& types)>;
+using ExprBinder = std::function<Result<BoundExprRef>(const Expr& e)>;
+bool IsHigherOrderFunction(std::string_view name);
+Result<BoundExprRef> BindHigherOrder(const Expr& node, const ExprBinder& bind,
+                                     const LambdaBinder& lambda);
 
 // binder_json_schema.cc: schema_of_json(literal), folded to a string literal.
 Result<BoundExprRef> BindSchemaOfJson(const Expr& node,

@@ -283,7 +283,8 @@ Result<std::vector<Token>> Tokenize(std::string_view sql, const SyntaxErrorFn& e
       continue;
     }
     static constexpr std::string_view kThree[] = {"<=>"};
-    static constexpr std::string_view kTwo[] = {"==", "<>", "!=", "<=", ">=", "||", "=>"};
+    static constexpr std::string_view kTwo[] = {
+        "==", "<>", "!=", "<=", ">=", "||", "=>", "->"};
     std::string_view rest = sql.substr(i);
     size_t len = 0;
     for (auto s : kThree) {

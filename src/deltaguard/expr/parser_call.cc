@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "deltaguard/expr/parser_internal.h"
+#include "deltaguard/util/string_util.h"
 
 namespace deltaguard::internal {
 
@@ -43,7 +44,12 @@ Result<ExprRef> ExprParser::ParseCall(const Token& name) {
   } else if (!IsSymbol(Peek(), ")")) {
     e->distinct = AcceptKeyword("distinct");
     do {
-      DELTA_ASSIGN_OR_RETURN(ExprRef arg, ParseOr());
+      ExprRef arg;
+      if (AtLambda()) {
+        DELTA_ASSIGN_OR_RETURN(arg, ParseLambda());
+      } else {
+        DELTA_ASSIGN_OR_RETURN(arg, ParseOr());
+      }
       e->children.push_back(arg);
       // struct(a AS x, b): field names in `path`, one per argument ("" for none).
       if (e->text == "struct" && AcceptKeyword("as")) {
@@ -162,6 +168,72 @@ Result<FrameBound> ExprParser::ParseFrameBound() {
     return Fail(Peek(), "expected PRECEDING or FOLLOWING after a frame offset");
   }
   return b;
+}
+
+namespace {
+
+bool IsName(const Token& t) {
+  return t.kind == TokenKind::kIdent || t.kind == TokenKind::kQuotedIdent;
+}
+
+// `body` with each column whose first name is a parameter (ignoring case) made that
+// lambda variable; a longer path reads fields of it. Lambdas nested in `body` were
+// resolved first, so their own parameters already shadow these.
+ExprRef ResolveLambdaVars(const ExprRef& body, const std::vector<std::string>& params) {
+  return TransformExpr(body, [&](const Expr& n) -> ExprRef {
+    if (n.kind != ExprKind::kColumn || n.path.empty()) return nullptr;
+    for (const auto& p : params) {
+      if (!EqualsIgnoreCase(p, n.path[0])) continue;
+      auto var = std::make_shared<Expr>();
+      var->kind = ExprKind::kLambdaVar;
+      var->text = p;
+      var->position = n.position;
+      ExprRef out = var;
+      for (size_t i = 1; i < n.path.size(); ++i) {
+        out = Expr::Function(".", {out, Expr::String(n.path[i])}, n.position);
+      }
+      return out;
+    }
+    return nullptr;
+  });
+}
+
+}  // namespace
+
+bool ExprParser::AtLambda() const {
+  if (IsName(Peek()) && IsSymbol(Peek(1), "->")) return true;
+  if (!IsSymbol(Peek(), "(")) return false;
+  size_t i = 1;
+  while (IsName(Peek(i))) {
+    if (IsSymbol(Peek(i + 1), ")")) return IsSymbol(Peek(i + 2), "->");
+    if (!IsSymbol(Peek(i + 1), ",")) return false;
+    i += 2;
+  }
+  return false;
+}
+
+Result<ExprRef> ExprParser::ParseLambda() {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kLambda;
+  e->position = Peek().pos;
+  const bool parenthesized = AcceptSymbol("(");
+  do {
+    const Token& name = Next();
+    for (const auto& p : e->path) {
+      if (EqualsIgnoreCase(p, name.text)) {
+        return error_(name.pos, fmt::format("INVALID_LAMBDA_FUNCTION_CALL."
+                                            "DUPLICATE_ARG_NAMES: the lambda names '{}' "
+                                            "twice",
+                                            name.text));
+      }
+    }
+    e->path.push_back(name.text);
+  } while (parenthesized && AcceptSymbol(","));
+  if (parenthesized) DELTA_RETURN_IF_ERROR(ExpectSymbol(")"));
+  DELTA_RETURN_IF_ERROR(ExpectSymbol("->"));
+  DELTA_ASSIGN_OR_RETURN(ExprRef body, ParseOr());
+  e->children.push_back(ResolveLambdaVars(body, e->path));
+  return ExprRef(e);
 }
 
 bool ExprParser::AtQuery(size_t ahead) const {

@@ -150,6 +150,9 @@ class ExprParser {
 
   // After '(' of a subquery: the query (through the statement parser) and ')'.
   bool AtQuery(size_t ahead = 0) const;
+  // parser_call.cc: `x -> body` and `(x, y) -> body` as function arguments.
+  bool AtLambda() const;
+  Result<ExprRef> ParseLambda();
   Result<ExprRef> ParseSubquery(SubqueryKind kind, int32_t pos, ExprRef operand = nullptr,
                                 bool negated = false);
 

@@ -190,6 +190,39 @@ TEST(ParserTest, RoundTripIsStable) {
   EXPECT_GE(kRoundTrip.size(), 100u);
 }
 
+// A lambda's parameters shadow columns in its body, the innermost lambda first; a
+// parameter's fields are field accesses on it; the printed form parses back to the
+// same tree.
+TEST(ParserTest, LambdasResolveTheirParametersBeforeColumns) {
+  for (const std::string sql :
+       {"transform(a, x -> x + y)", "filter(a, (x, i) -> i > 0 AND x IS NOT NULL)",
+        "transform(a, x -> transform(x.items, x -> x.price * 2))",
+        "aggregate(a, 0, (acc, x) -> acc + x, acc -> acc * 10)"}) {
+    auto first = ParseExpression(sql);
+    ASSERT_TRUE(first) << sql << ": " << first.error().ToString();
+    auto second = ParseExpression(ToSql(**first));
+    ASSERT_TRUE(second) << ToSql(**first);
+    EXPECT_TRUE(**first == **second) << ToSql(**first);
+  }
+  auto e = ParseExpression("transform(a, X -> x + y + x.f)");
+  ASSERT_TRUE(e);
+  const Expr& lambda = *(*e)->children[1];
+  ASSERT_EQ(lambda.kind, ExprKind::kLambda);
+  EXPECT_EQ(lambda.path, std::vector<std::string>{"X"});
+  // ((x + y) + x.f): x is the parameter (names ignore case), y a column.
+  const Expr& body = *lambda.children[0];
+  ASSERT_EQ(body.children.size(), 3u);
+  EXPECT_EQ(body.children[0]->kind, ExprKind::kLambdaVar);
+  EXPECT_EQ(body.children[1]->kind, ExprKind::kColumn);
+  EXPECT_EQ(body.children[2]->kind, ExprKind::kFunction);
+  EXPECT_EQ(body.children[2]->text, ".");
+  EXPECT_EQ(body.children[2]->children[0]->kind, ExprKind::kLambdaVar);
+  EXPECT_EQ(ToSql(**e), "transform(a, X -> X + y + X.f)");
+  // Outside a function's arguments `->` is not an expression.
+  EXPECT_FALSE(ParseExpression("x -> x"));
+  EXPECT_FALSE(ParseExpression("transform(a, (x, x) -> x)"));
+}
+
 TEST(ParserTest, CanonicalForms) {
   EXPECT_EQ(Canon("a==1 and not b or c"), "a = 1 AND NOT b OR c");
   EXPECT_EQ(Canon("a != 1"), "a <> 1");

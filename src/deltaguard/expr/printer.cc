@@ -285,7 +285,8 @@ class Printer {
           return;
         }
         if (e.text == "." && c.size() == 2) {  // base.field: a call or parenthesized
-          if (c[0]->kind == ExprKind::kFunction) {
+          // A lambda parameter's field reads back as the same access (parser_call.cc).
+          if (c[0]->kind == ExprKind::kFunction || c[0]->kind == ExprKind::kLambdaVar) {
             Print(*c[0], kPrecPrimary);
           } else {
             out.push_back('(');
@@ -321,6 +322,19 @@ class Printer {
         }
         out += e.subquery->text();
         out.push_back(')');
+        return;
+      case ExprKind::kLambda: {
+        // Only a function's argument: the body needs no parentheses.
+        std::string params;
+        for (const auto& p : e.path)
+          params += (params.empty() ? "" : ", ") + QuoteIdentifier(p);
+        out += e.path.size() == 1 ? params : "(" + params + ")";
+        out += " -> ";
+        Print(*c[0], kPrecOr);
+        return;
+      }
+      case ExprKind::kLambdaVar:
+        out += QuoteIdentifier(e.text);
         return;
       case ExprKind::kWindow:
         Print(*c[0], kPrecOr);

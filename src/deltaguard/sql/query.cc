@@ -123,7 +123,10 @@ Result<BoundExprRef> OverGroups(const BoundExprRef& e,
     return BoundColumn(AggregateColumnName(j), e->type,
                        e->nullable && e->name != "count");
   }
-  if (e->kind == BoundKind::kColumn && IsWindowColumnName(e->path[0])) return e;
+  if (e->kind == BoundKind::kColumn &&
+      (IsWindowColumnName(e->path[0]) || IsLambdaColumn(e->path[0]))) {
+    return e;
+  }
   if (e->kind == BoundKind::kColumn) {
     std::string name = PathText(e->path);
     return MakeError(

@@ -231,10 +231,36 @@ std::string SparkColumnName(const Expr& e) {
     case ExprKind::kFunction:
       // Spark rewrites count(*) to count(1) and names it so.
       if (e.star) return e.text + "(1)";
+      if (e.text == "sort_array" && c.size() == 1) {
+        // Spark names the default order: sort_array(x, true).
+        Expr full = e;
+        full.children.push_back(Expr::Bool(true));
+        return FunctionName(full);
+      }
+      if ((e.text == "aggregate" || e.text == "reduce") && c.size() == 3) {
+        // Spark names the default finish lambda, acc -> acc.
+        auto var = std::make_shared<Expr>();
+        var->kind = ExprKind::kLambdaVar;
+        auto finish = std::make_shared<Expr>();
+        finish->kind = ExprKind::kLambda;
+        finish->path = {"acc"};
+        finish->children = {var};
+        Expr full = e;
+        full.children.push_back(finish);
+        return FunctionName(full);
+      }
       if (!e.distinct) return FunctionName(e);
       return e.text + "(DISTINCT " + Join(c, 0, c.size()) + ")";
     case ExprKind::kWindow:
       return WindowName(e);
+    case ExprKind::kLambda: {
+      // Spark prints lambda variables without their names.
+      std::string out = "lambdafunction(" + SparkColumnName(*c[0]);
+      for (size_t i = 0; i < e.path.size(); ++i) out += ", namedlambdavariable()";
+      return out + ")";
+    }
+    case ExprKind::kLambdaVar:
+      return "namedlambdavariable()";
     case ExprKind::kSubquery:
       // Spark names these after the plan node: scalarsubquery(), exists(), listquery().
       if (e.subquery_kind == SubqueryKind::kScalar) return "scalarsubquery()";
