@@ -45,18 +45,7 @@ constexpr AggregateName kAggregates[] = {
 };
 
 Error Mismatch(const Expr& node, size_t i, const BoundExpr& arg, std::string_view need) {
-  return MakeError(ErrorCode::kSchemaMismatch,
-                   "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE: function {}(): argument {} "
-                   "must be {}, got {}",
-                   node.text, i + 1, need, DescribeOperand(arg));
-}
-
-Status Count(const Expr& node, size_t n, size_t min, size_t max) {
-  if (n >= min && n <= max) return OkStatus();
-  return MakeError(ErrorCode::kInvalidArgument,
-                   "WRONG_NUM_ARGS: function {}() takes {}{} argument{}, got {}",
-                   node.text, min, max == min ? "" : fmt::format(" to {}", max),
-                   max == 1 ? "" : "s", n);
+  return ArgTypeError(node, i, need, DescribeOperand(arg));
 }
 
 bool Orderable(const DataType& t) {
@@ -119,7 +108,7 @@ Result<BoundExprRef> BindLibraryAggregate(const Expr& node,
   const std::string c(canonical);
   DataTypeRef type;
   if (c == "stddev_samp" || c == "stddev_pop" || c == "var_samp" || c == "var_pop") {
-    DELTA_RETURN_IF_ERROR(Count(node, n, 1, 1));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 1, 1));
     TypeKind k = args[0]->type->kind();
     if (!args[0]->type->is_numeric() && k != TypeKind::kVoid && k != TypeKind::kString) {
       return Mismatch(node, 0, *args[0], "numeric");
@@ -127,7 +116,7 @@ Result<BoundExprRef> BindLibraryAggregate(const Expr& node,
     DELTA_ASSIGN_OR_RETURN(args[0], CastTo(args[0], DataType::Double()));
     type = DataType::Double();
   } else if (c == "count_if" || c == "bool_and" || c == "bool_or") {
-    DELTA_RETURN_IF_ERROR(Count(node, n, 1, 1));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 1, 1));
     TypeKind k = args[0]->type->kind();
     if (k != TypeKind::kBoolean && k != TypeKind::kVoid) {
       return Mismatch(node, 0, *args[0], "BOOLEAN");
@@ -135,11 +124,11 @@ Result<BoundExprRef> BindLibraryAggregate(const Expr& node,
     DELTA_ASSIGN_OR_RETURN(args[0], CastTo(args[0], DataType::Boolean()));
     type = c == "count_if" ? DataType::Long() : DataType::Boolean();
   } else if (c == "max_by" || c == "min_by") {
-    DELTA_RETURN_IF_ERROR(Count(node, n, 2, 2));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 2, 2));
     if (!Orderable(*args[1]->type)) return Mismatch(node, 1, *args[1], "orderable");
     type = args[0]->type;
   } else if (c == "first" || c == "last") {
-    DELTA_RETURN_IF_ERROR(Count(node, n, 1, 2));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 1, 2));
     if (n == 2 &&
         (args[1]->kind != BoundKind::kLiteral ||
          args[1]->type->kind() != TypeKind::kBoolean || args[1]->literal.is_null())) {
@@ -147,7 +136,7 @@ Result<BoundExprRef> BindLibraryAggregate(const Expr& node,
     }
     type = args[0]->type;
   } else if (c == "approx_count_distinct") {
-    DELTA_RETURN_IF_ERROR(Count(node, n, 1, 2));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 1, 2));
     if (!Orderable(*args[0]->type)) return Mismatch(node, 0, *args[0], "a primitive");
     if (n == 2 &&
         (args[1]->kind != BoundKind::kLiteral || !args[1]->type->is_numeric())) {
@@ -156,7 +145,7 @@ Result<BoundExprRef> BindLibraryAggregate(const Expr& node,
     type = DataType::Long();
   } else if (c == "percentile_approx" || c == "percentile" || c == "median") {
     const bool median = c == "median";
-    DELTA_RETURN_IF_ERROR(Count(node, n, median ? 1 : 2, c == "median" ? 1 : 3));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, median ? 1 : 2, c == "median" ? 1 : 3));
     TypeKind k = args[0]->type->kind();
     const bool numeric = args[0]->type->is_numeric() || k == TypeKind::kVoid;
     const bool temporal =
@@ -188,7 +177,7 @@ Result<BoundExprRef> BindLibraryAggregate(const Expr& node,
       type = DataType::Double();
     }
   } else {  // collect_list, collect_set
-    DELTA_RETURN_IF_ERROR(Count(node, n, 1, 1));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 1, 1));
     if (c == "collect_set" && !Orderable(*args[0]->type)) {
       return Mismatch(node, 0, *args[0], "a primitive (collect_set compares values)");
     }

@@ -32,18 +32,7 @@ const DataTypeRef& ElementOf(const BoundExpr& e) {
 }
 
 Error TypeError(const Expr& node, size_t i, const BoundExpr& arg, std::string_view need) {
-  return MakeError(ErrorCode::kSchemaMismatch,
-                   "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE: function {}(): argument {} "
-                   "must be {}, got {}",
-                   node.text, i + 1, need, DescribeOperand(arg));
-}
-
-Status Arity(const Expr& node, size_t n, size_t lo, size_t hi) {
-  if (n >= lo && n <= hi) return OkStatus();
-  return MakeError(ErrorCode::kInvalidArgument,
-                   "WRONG_NUM_ARGS: function {}() takes {} argument{}, got {}", node.text,
-                   lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
-                   hi == 1 ? "" : "s", n);
+  return ArgTypeError(node, i, need, DescribeOperand(arg));
 }
 
 // Argument i as an ARRAY: a NULL literal becomes a NULL array of `like` (or of VOID).
@@ -124,7 +113,7 @@ BoundExprRef Call(const Expr& node, DataTypeRef type, std::vector<BoundExprRef> 
 }
 
 Result<BoundExprRef> BindSequence(const Expr& node, std::vector<BoundExprRef> args) {
-  DELTA_RETURN_IF_ERROR(Arity(node, args.size(), 2, 3));
+  DELTA_RETURN_IF_ERROR(CheckArgCount(node, args.size(), 2, 3));
   for (size_t i = 0; i < args.size(); ++i) {
     if (IsVoid(*args[i])) args[i] = NullOf(DataType::Integer());
     if (!args[i]->type->is_integral()) {
@@ -179,14 +168,14 @@ Result<BoundExprRef> BindArrayCall(const Expr& node, std::vector<BoundExprRef> a
     return Call(node, type, std::move(args), "array_concat");
   }
   if (name == "array_repeat") {
-    DELTA_RETURN_IF_ERROR(Arity(node, n, 2, 2));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 2, 2));
     DELTA_RETURN_IF_ERROR(NeedInt(node, &args, 1));
     DataTypeRef element = args[0]->type;
     return Call(node, std::make_shared<ArrayType>(element, true), std::move(args));
   }
   if (name == "array_union" || name == "array_intersect" || name == "array_except" ||
       name == "arrays_overlap") {
-    DELTA_RETURN_IF_ERROR(Arity(node, n, 2, 2));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 2, 2));
     DELTA_ASSIGN_OR_RETURN(DataTypeRef type, CommonArrays(node, &args, 0));
     const DataType& element = *static_cast<const ArrayType&>(*type).element_type();
     if (element.is_nested() || element.kind() == TypeKind::kVariant) {
@@ -203,13 +192,13 @@ Result<BoundExprRef> BindArrayCall(const Expr& node, std::vector<BoundExprRef> a
   }
   if (name == "array_position" || name == "array_remove" || name == "array_append" ||
       name == "array_prepend") {
-    DELTA_RETURN_IF_ERROR(Arity(node, n, 2, 2));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 2, 2));
     DELTA_ASSIGN_OR_RETURN(DataTypeRef type, ArrayAndValue(node, &args));
     if (name == "array_position") return Call(node, DataType::Long(), std::move(args));
     return Call(node, type, std::move(args));
   }
   if (name == "slice") {
-    DELTA_RETURN_IF_ERROR(Arity(node, n, 3, 3));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 3, 3));
     DELTA_RETURN_IF_ERROR(NeedArray(node, &args, 0));
     DELTA_RETURN_IF_ERROR(NeedInt(node, &args, 1));
     DELTA_RETURN_IF_ERROR(NeedInt(node, &args, 2));
@@ -218,7 +207,7 @@ Result<BoundExprRef> BindArrayCall(const Expr& node, std::vector<BoundExprRef> a
   }
   if (name == "array_join") {
     // array_join(array, delimiter [, nullReplacement]): the elements as strings.
-    DELTA_RETURN_IF_ERROR(Arity(node, n, 2, 3));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 2, 3));
     DELTA_RETURN_IF_ERROR(NeedArray(node, &args, 0));
     auto strings = std::make_shared<ArrayType>(DataType::String(), true);
     if (!ElementOf(*args[0])->is_primitive()) {
@@ -234,7 +223,7 @@ Result<BoundExprRef> BindArrayCall(const Expr& node, std::vector<BoundExprRef> a
     return Call(node, DataType::String(), std::move(args));
   }
   // One array argument: flatten, reverse, array_max, array_min, array_compact.
-  DELTA_RETURN_IF_ERROR(Arity(node, n, 1, 1));
+  DELTA_RETURN_IF_ERROR(CheckArgCount(node, n, 1, 1));
   DELTA_RETURN_IF_ERROR(NeedArray(node, &args, 0));
   DataTypeRef type = args[0]->type;
   const DataTypeRef& element = ElementOf(*args[0]);

@@ -129,6 +129,22 @@ std::string DescribeOperand(const BoundExpr& e) {
   return type;
 }
 
+Error ArgTypeError(const Expr& node, size_t i, std::string_view need,
+                   std::string_view got) {
+  return MakeError(ErrorCode::kSchemaMismatch,
+                   "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE: function {}(): argument {} "
+                   "must be {}, got {}",
+                   node.text, i + 1, need, got);
+}
+
+Status CheckArgCount(const Expr& node, size_t n, size_t lo, size_t hi) {
+  if (n >= lo && n <= hi) return OkStatus();
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "WRONG_NUM_ARGS: function {}() takes {}{} argument{}, got {}",
+                   node.text, lo, hi == lo ? "" : fmt::format(" to {}", hi),
+                   hi == 1 ? "" : "s", n);
+}
+
 DataTypeRef IntegralAsDecimal(const DataType& t) {
   switch (t.kind()) {
     case TypeKind::kByte:

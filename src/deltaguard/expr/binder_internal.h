@@ -18,6 +18,12 @@ BoundExprRef NullOf(DataTypeRef type);
 /// "column 'a' (INT)" / "INT" / "string literal 'x'": how an operand appears in
 /// messages.
 std::string DescribeOperand(const BoundExpr& e);
+/// Spark's DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE for argument i (0-based) of the
+/// call `node`: "function f(): argument 2 must be <need>, got <got>".
+Error ArgTypeError(const Expr& node, size_t i, std::string_view need,
+                   std::string_view got);
+/// WRONG_NUM_ARGS unless lo <= n <= hi ("function f() takes 1 to 2 arguments, got 3").
+Status CheckArgCount(const Expr& node, size_t n, size_t lo, size_t hi);
 
 /// `e` converted to `type`: unchanged when equal, a typed NULL for a NULL literal, a
 /// folded literal for a string literal (Spark casts the literal side), else a kCast node.

@@ -25,13 +25,6 @@ namespace {
 constexpr const char* kHigherOrder[] = {"transform", "filter", "exists",  "forall",
                                         "aggregate", "reduce", "zip_with"};
 
-Error ArgError(const Expr& node, size_t i, std::string_view need, std::string_view got) {
-  return MakeError(ErrorCode::kSchemaMismatch,
-                   "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE: function {}(): argument {} "
-                   "must be {}, got {}",
-                   node.text, i + 1, need, got);
-}
-
 const DataTypeRef& ElementOf(const BoundExpr& e) {
   return static_cast<const ArrayType&>(*e.type).element_type();
 }
@@ -42,7 +35,7 @@ Result<BoundLambda> Lambda(const Expr& node, size_t i, const LambdaBinder& bind,
                            std::vector<DataTypeRef> types, std::vector<size_t> arity) {
   const Expr& arg = *node.children[i];
   if (arg.kind != ExprKind::kLambda) {
-    return ArgError(node, i, "a lambda function (x -> ...)", ToSql(arg));
+    return ArgTypeError(node, i, "a lambda function (x -> ...)", ToSql(arg));
   }
   const size_t n = arg.path.size();
   if (std::find(arity.begin(), arity.end(), n) == arity.end()) {
@@ -71,24 +64,16 @@ Result<BoundExprRef> Predicate(const Expr& node, BoundExprRef body) {
 
 Result<BoundExprRef> ArrayArg(const Expr& node, size_t i, const ExprBinder& bind) {
   if (node.children[i]->kind == ExprKind::kLambda) {
-    return ArgError(node, i, "an ARRAY", ToSql(*node.children[i]));
+    return ArgTypeError(node, i, "an ARRAY", ToSql(*node.children[i]));
   }
   DELTA_ASSIGN_OR_RETURN(BoundExprRef a, bind(*node.children[i]));
   if (a->type->kind() == TypeKind::kVoid) {
     return NullOf(std::make_shared<ArrayType>(DataType::Void(), true));
   }
   if (a->type->kind() != TypeKind::kArray) {
-    return ArgError(node, i, "an ARRAY", DescribeOperand(*a));
+    return ArgTypeError(node, i, "an ARRAY", DescribeOperand(*a));
   }
   return a;
-}
-
-Status Arity(const Expr& node, size_t lo, size_t hi) {
-  const size_t n = node.children.size();
-  if (n >= lo && n <= hi) return OkStatus();
-  return MakeError(ErrorCode::kInvalidArgument,
-                   "WRONG_NUM_ARGS: function {}() takes {} arguments, got {}", node.text,
-                   lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi), n);
 }
 
 BoundExprRef Call(const Expr& node, DataTypeRef type, std::vector<BoundExprRef> args,
@@ -102,10 +87,10 @@ BoundExprRef Call(const Expr& node, DataTypeRef type, std::vector<BoundExprRef> 
 
 Result<BoundExprRef> BindAggregate(const Expr& node, const ExprBinder& bind,
                                    const LambdaBinder& lambda) {
-  DELTA_RETURN_IF_ERROR(Arity(node, 3, 4));
+  DELTA_RETURN_IF_ERROR(CheckArgCount(node, node.children.size(), 3, 4));
   DELTA_ASSIGN_OR_RETURN(BoundExprRef array, ArrayArg(node, 0, bind));
   if (node.children[1]->kind == ExprKind::kLambda) {
-    return ArgError(node, 1, "a start value", ToSql(*node.children[1]));
+    return ArgTypeError(node, 1, "a start value", ToSql(*node.children[1]));
   }
   DELTA_ASSIGN_OR_RETURN(BoundExprRef start, bind(*node.children[1]));
   const DataTypeRef acc = start->type;
@@ -153,7 +138,7 @@ Result<BoundExprRef> BindHigherOrder(const Expr& node, const ExprBinder& bind,
   const std::string& name = node.text;
   if (name == "aggregate" || name == "reduce") return BindAggregate(node, bind, lambda);
   if (name == "zip_with") {
-    DELTA_RETURN_IF_ERROR(Arity(node, 3, 3));
+    DELTA_RETURN_IF_ERROR(CheckArgCount(node, node.children.size(), 3, 3));
     DELTA_ASSIGN_OR_RETURN(BoundExprRef a, ArrayArg(node, 0, bind));
     DELTA_ASSIGN_OR_RETURN(BoundExprRef b, ArrayArg(node, 1, bind));
     DELTA_ASSIGN_OR_RETURN(BoundLambda f,
@@ -161,7 +146,7 @@ Result<BoundExprRef> BindHigherOrder(const Expr& node, const ExprBinder& bind,
     auto type = std::make_shared<ArrayType>(f.body->type, true);
     return Call(node, type, {a, b, f.body}, std::move(f.columns));
   }
-  DELTA_RETURN_IF_ERROR(Arity(node, 2, 2));
+  DELTA_RETURN_IF_ERROR(CheckArgCount(node, node.children.size(), 2, 2));
   DELTA_ASSIGN_OR_RETURN(BoundExprRef array, ArrayArg(node, 0, bind));
   const bool indexed = name == "transform" || name == "filter";
   DELTA_ASSIGN_OR_RETURN(
