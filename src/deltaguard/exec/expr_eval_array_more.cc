@@ -182,10 +182,15 @@ Result<Datum> Compact(const LibraryCall& c) {
   return FinishPicks(c, list->values(), p);
 }
 
-// Whether each element of `list` equals the row's value (argument 1): true, false, or
-// NULL where either is NULL; indexed by the element's position in list.values().
-Result<std::shared_ptr<arrow::BooleanArray>> ElementsEqual(const LibraryCall& c,
-                                                           const arrow::ListArray& list) {
+// Whether each element of a list equals its row's value (argument 1): true, false, or
+// NULL where either is NULL; for position k of list.values(), at k - base.
+struct Equalities {
+  std::shared_ptr<arrow::BooleanArray> eq;
+  int64_t base = 0;
+  bool True(int64_t k) const { return eq->IsValid(k - base) && eq->Value(k - base); }
+};
+
+Result<Equalities> ElementsEqual(const LibraryCall& c, const arrow::ListArray& list) {
   const int64_t begin = list.value_offset(0);
   const int64_t end = list.value_offset(list.length());
   std::vector<int64_t> parent;
@@ -199,18 +204,10 @@ Result<std::shared_ptr<arrow::BooleanArray>> ElementsEqual(const LibraryCall& c,
     DELTA_ASSIGN_OR_RETURN(auto idx, Int64s(c, parent));
     DELTA_ASSIGN_OR_RETURN(value, CallArrow(c, "take", {value, idx}));
   }
-  // Padded in front so that position k of list.values() is position k here.
   auto elements = list.values()->Slice(begin, end - begin);
   DELTA_ASSIGN_OR_RETURN(Datum eq, CallArrow(c, "equal", {elements, value}));
-  auto nulls = arrow::MakeArrayOfNull(arrow::boolean(), begin);
-  if (!nulls.ok()) return EvalError(nulls.status(), c.e.name, *c.e.type);
-  auto all = arrow::Concatenate({*nulls, eq.make_array()});
-  if (!all.ok()) return EvalError(all.status(), c.e.name, *c.e.type);
-  return std::static_pointer_cast<arrow::BooleanArray>(*all);
-}
-
-bool IsTrue(const arrow::BooleanArray& a, int64_t k) {
-  return a.IsValid(k) && a.Value(k);
+  return Equalities{std::static_pointer_cast<arrow::BooleanArray>(eq.make_array()),
+                    begin};
 }
 
 Result<Datum> Position(const LibraryCall& c) {
@@ -223,7 +220,7 @@ Result<Datum> Position(const LibraryCall& c) {
         int64_t at = 0;
         for (int64_t k = list->value_offset(r); at == 0 && k < list->value_offset(r + 1);
              ++k) {
-          if (IsTrue(*eq, k)) at = k - list->value_offset(r) + 1;
+          if (eq.True(k)) at = k - list->value_offset(r) + 1;
         }
         return Appended(b.Append(at), c);
       });
@@ -237,7 +234,7 @@ Result<Datum> Remove(const LibraryCall& c) {
   for (int64_t r = 0; r < Rows(c); ++r) {
     const bool null = list->IsNull(r) || value.IsNull(r);
     for (int64_t k = list->value_offset(r); !null && k < list->value_offset(r + 1); ++k) {
-      if (!IsTrue(*eq, k)) p.idx.push_back(k);
+      if (!eq.True(k)) p.idx.push_back(k);
     }
     p.EndRow(!null);
   }

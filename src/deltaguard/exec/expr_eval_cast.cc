@@ -61,9 +61,6 @@ Result<Datum> Evaluator::SparkCastDatum(const Datum& arg, const DataType& target
   return Like(out, arg.is_scalar());
 }
 
-namespace {
-
-// The validity bitmap of `a`'s rows moved to offset 0 (nullptr without NULLs).
 Result<std::shared_ptr<arrow::Buffer>> BitmapAtZero(const arrow::Array& a) {
   if (a.null_count() == 0 || a.null_bitmap_data() == nullptr) return nullptr;
   DELTA_ARROW_ASSIGN_OR_RETURN(
@@ -73,8 +70,6 @@ Result<std::shared_ptr<arrow::Buffer>> BitmapAtZero(const arrow::Array& a) {
       ErrorCode::kInternal, "CAST");
   return bitmap;
 }
-
-}  // namespace
 
 // A list (or map) cast: only the values its rows reference are cast (a slice may sit
 // in a larger child whose other values need not convert), under rebased offsets.

@@ -31,6 +31,9 @@ Result<std::shared_ptr<arrow::DataType>> ArrowTypeOf(const DataType& type);
 
 /// A literal as an Arrow scalar of its type.
 Result<std::shared_ptr<arrow::Scalar>> ToScalar(const LiteralValue& v);
+/// The validity bitmap of `a`'s rows moved to offset 0 (nullptr without NULLs), for
+/// an array rebuilt with offsets from 0 (expr_eval_cast.cc).
+Result<std::shared_ptr<arrow::Buffer>> BitmapAtZero(const arrow::Array& a);
 
 /// Evaluates one bound tree over one batch. Values are Arrow datums: a scalar for a
 /// constant, an array of the batch's length otherwise.

@@ -11,7 +11,6 @@
 #include <arrow/array/concatenate.h>
 #include <arrow/builder.h>
 #include <arrow/compute/api.h>
-#include <arrow/util/bitmap_ops.h>
 
 #include <algorithm>
 #include <memory>
@@ -78,17 +77,6 @@ Result<Elements> ElementsOf(const std::shared_ptr<arrow::Array>& a) {
   }
   el.offsets.push_back(end - begin);
   return el;
-}
-
-// `list`'s validity moved to offset 0 (nullptr without NULLs).
-Result<std::shared_ptr<arrow::Buffer>> Validity(const arrow::Array& a) {
-  if (a.null_count() == 0 || a.null_bitmap_data() == nullptr) return nullptr;
-  DELTA_ARROW_ASSIGN_OR_RETURN(
-      auto bitmap,
-      arrow::internal::CopyBitmap(arrow::default_memory_pool(), a.null_bitmap_data(),
-                                  a.offset(), a.length()),
-      ErrorCode::kInternal, "a lambda's rows");
-  return bitmap;
 }
 
 Result<std::shared_ptr<arrow::Array>> ListOf(const DataType& type, int64_t rows,
@@ -161,7 +149,7 @@ Result<Datum> Evaluator::HigherOrder(const BoundExpr& e) {
   for (size_t i = 0; i < own.size(); ++i) own[i] = i;
   DELTA_ASSIGN_OR_RETURN(auto out,
                          RunLambda(*e.args[1], own, e.path, vars, el.row, count));
-  DELTA_ASSIGN_OR_RETURN(auto validity, Validity(*el.list));
+  DELTA_ASSIGN_OR_RETURN(auto validity, BitmapAtZero(*el.list));
   if (e.name == "transform") {
     DELTA_ASSIGN_OR_RETURN(auto list, ListOf(*e.type, n, std::move(el.offsets), out,
                                              validity, el.list->null_count()));

@@ -283,6 +283,12 @@ Result<BatchRef> Aggregate(const ReaderRef& input, const AggregateSpec& spec);
 /// Column names of the aggregate stage's output.
 std::string GroupColumnName(size_t i);
 std::string AggregateColumnName(size_t i);
+/// `e` (bound against the input) over the aggregate stage's output: group keys become
+/// `_gN`, aggregate calls `_aN` (appended to `aggregates` once each); any other column
+/// is Spark's MISSING_AGGREGATION (query_names.cc).
+Result<BoundExprRef> OverGroups(const BoundExprRef& e,
+                                const std::vector<BoundExprRef>& keys,
+                                std::vector<BoundExprRef>* aggregates);
 
 /// DISTINCT: the first occurrence of each distinct row of `table`, in input order.
 Result<std::shared_ptr<arrow::Table>> DistinctRows(

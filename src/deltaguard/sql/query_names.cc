@@ -342,4 +342,52 @@ BoundExprRef BoundColumn(std::string name, DataTypeRef type, bool nullable) {
   return col;
 }
 
+// Rewrite an expression bound against the input into one over the aggregate stage's
+// output: group keys become `_gN`, aggregate calls `_aN`; any other column is Spark's
+// MISSING_AGGREGATION.
+Result<BoundExprRef> OverGroups(const BoundExprRef& e,
+                                const std::vector<BoundExprRef>& keys,
+                                std::vector<BoundExprRef>* aggregates) {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (SameBound(*e, *keys[i])) {
+      return BoundColumn(GroupColumnName(i), keys[i]->type, keys[i]->nullable);
+    }
+  }
+  if (e->kind == BoundKind::kCall && e->fn == BoundFn::kAggregate) {
+    for (const auto& arg : e->args) {
+      if (ContainsAggregate(*arg)) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "{}() has an aggregate function in its argument; aggregates "
+                         "cannot be nested",
+                         e->name);
+      }
+    }
+    size_t j = 0;
+    while (j < aggregates->size() && !SameBound(*e, *(*aggregates)[j])) ++j;
+    if (j == aggregates->size()) aggregates->push_back(e);
+    // count() is never NULL, also without rows.
+    return BoundColumn(AggregateColumnName(j), e->type,
+                       e->nullable && e->name != "count");
+  }
+  if (e->kind == BoundKind::kColumn &&
+      (IsWindowColumnName(e->path[0]) || IsLambdaColumn(e->path[0]))) {
+    return e;
+  }
+  if (e->kind == BoundKind::kColumn) {
+    std::string name = fmt::format("{}", fmt::join(e->path, "."));
+    return MakeError(
+        ErrorCode::kInvalidArgument,
+        "column '{}' is neither in GROUP BY nor inside an aggregate function "
+        "(MISSING_AGGREGATION); add '{}' to GROUP BY or aggregate it, e.g. "
+        "max({})",
+        name, name, name);
+  }
+  if (e->args.empty()) return e;
+  auto copy = std::make_shared<BoundExpr>(*e);
+  for (auto& arg : copy->args) {
+    DELTA_ASSIGN_OR_RETURN(arg, OverGroups(arg, keys, aggregates));
+  }
+  return BoundExprRef(copy);
+}
+
 }  // namespace deltaguard::query_internal
